@@ -1,0 +1,417 @@
+// A real, local Kubernetes control plane: etcd, kube-apiserver (RBAC on) and a
+// kube-controller-manager running only the garbage-collector and namespace
+// controllers, all on loopback, with the upstream CRDs installed.
+// Used by the test harness (one per test run), the local-cluster command and the demo.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiextensionsV1Api, KubeConfig, loadAllYaml } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+
+const REPO_ROOT = resolve(import.meta.dirname, '..');
+
+export interface ControlPlaneOptions {
+  /** Working directory for data, credentials, logs and the kubeconfig. */
+  dir: string;
+  /**
+   * Detached processes outlive this Node process (the local-cluster command);
+   * attached ones are killed when it dies, even by SIGKILL.
+   */
+  detached?: boolean;
+  log?: (message: string) => void;
+}
+
+export interface ControlPlaneState {
+  dir: string;
+  /** Where the control-plane binaries (and kubectl) live. */
+  binDir: string;
+  kubeconfigPath: string;
+  server: string;
+  adminToken: string;
+  pids: Record<ComponentName, number>;
+}
+
+export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
+
+export interface ControlPlane extends ControlPlaneState {
+  kubeConfig: KubeConfig;
+  stop(): Promise<void>;
+}
+
+/** Runs a hack/ script that prints a directory on its last line; returns that directory. */
+function runHackScript(script: string): string {
+  const out = execFileSync('bash', [join(REPO_ROOT, 'hack', script)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const dir = out.trim().split('\n').pop();
+  if (!dir) throw new Error(`hack/${script} printed no directory`);
+  return dir;
+}
+
+export function ensureBinaries(): string {
+  return runHackScript('build-controlplane.sh');
+}
+
+export function ensureCrds(): string {
+  return runHackScript('fetch-crds.sh');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+interface Probe {
+  status: number;
+  body: string;
+}
+
+/** A GET that never throws: connection errors come back as status 0. */
+async function probe(
+  url: string,
+  opts: { ca?: Buffer; token?: string; insecure?: boolean } = {},
+): Promise<Probe> {
+  const doRequest = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolveProbe) => {
+    const req = doRequest(
+      url,
+      {
+        ca: opts.ca,
+        rejectUnauthorized: !opts.insecure,
+        headers: opts.token ? { Authorization: `Bearer ${opts.token}` } : {},
+        timeout: 5000,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolveProbe({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (err) => resolveProbe({ status: 0, body: String(err) }));
+    req.end();
+  });
+}
+
+async function waitFor(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<boolean>,
+  alive: () => void,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    alive();
+    if (await check()) return;
+    await sleep(200);
+  }
+  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+}
+
+async function tail(file: string, lines = 30): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM, then SIGKILL after the grace period; resolves when every pid is gone. */
+export async function killAll(pids: number[], graceMs = 10_000): Promise<void> {
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (pids.some(isAlive) && Date.now() < deadline) await sleep(100);
+  for (const pid of pids.filter(isAlive)) signal(pid, 'SIGKILL');
+  while (pids.some(isAlive)) await sleep(50);
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const log = options.log ?? (() => undefined);
+  const dir = resolve(options.dir);
+  const binDir = ensureBinaries();
+  const crdDir = ensureCrds();
+  await mkdir(join(dir, 'logs'), { recursive: true });
+
+  const children: Partial<Record<ComponentName, ChildProcess>> = {};
+  const pids = (): number[] =>
+    Object.values(children).flatMap((c) => (c?.pid === undefined ? [] : [c.pid]));
+  const killSync = (): void => pids().forEach((pid) => signal(pid, 'SIGKILL'));
+  if (!options.detached) process.on('exit', killSync);
+
+  const launch = (name: ComponentName, args: string[]): ChildProcess => {
+    // The log file is the child's own stdout/stderr: no pipe through this process.
+    const out = openSync(join(dir, 'logs', `${name}.log`), 'w');
+    const binary = join(binDir, name);
+    // setpriv --pdeathsig: an attached component dies with us even if we are SIGKILLed.
+    const [cmd, argv] = options.detached
+      ? [binary, args]
+      : ['setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args]];
+    const child = spawn(cmd, argv, {
+      detached: options.detached ?? false,
+      stdio: ['ignore', out, out],
+    });
+    closeSync(out);
+    if (options.detached) child.unref();
+    children[name] = child;
+    return child;
+  };
+  const ensureRunning = (name: ComponentName) => () => {
+    const child = children[name];
+    if (child && child.exitCode !== null) {
+      throw new Error(`${name} exited with code ${child.exitCode}; see ${dir}/logs/${name}.log`);
+    }
+  };
+
+  try {
+    // etcd
+    const [etcdPort, peerPort, apiPort, kcmPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+    const peerUrl = `http://127.0.0.1:${peerPort}`;
+    log(`starting etcd on ${etcdUrl}`);
+    launch('etcd', [
+      '--name=etcd',
+      `--data-dir=${join(dir, 'etcd')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=${peerUrl}`,
+      `--initial-advertise-peer-urls=${peerUrl}`,
+      `--initial-cluster=etcd=${peerUrl}`,
+      '--unsafe-no-fsync',
+      '--log-level=warn',
+    ]);
+    await waitFor(
+      'etcd /health',
+      30_000,
+      async () => (await probe(`${etcdUrl}/health`)).status === 200,
+      ensureRunning('etcd'),
+    );
+
+    // credentials
+    const adminToken = randomBytes(24).toString('hex');
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const saKey = join(dir, 'sa.key');
+    const saPub = join(dir, 'sa.pub');
+    await writeFile(saKey, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    await writeFile(saPub, publicKey.export({ type: 'spki', format: 'pem' }));
+    const tokens = join(dir, 'tokens.csv');
+    await writeFile(tokens, `${adminToken},admin,admin,system:masters\n`, { mode: 0o600 });
+
+    // kube-apiserver
+    const server = `https://127.0.0.1:${apiPort}`;
+    const certDir = join(dir, 'certs');
+    log(`starting kube-apiserver on ${server}`);
+    launch('kube-apiserver', [
+      `--etcd-servers=${etcdUrl}`,
+      `--cert-dir=${certDir}`,
+      `--secure-port=${apiPort}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--authorization-mode=RBAC',
+      '--service-account-issuer=https://kubernetes.default.svc',
+      `--service-account-key-file=${saPub}`,
+      `--service-account-signing-key-file=${saKey}`,
+      `--token-auth-file=${tokens}`,
+      '--disable-admission-plugins=ServiceAccount',
+      '--enable-priority-and-fairness=false',
+      // a loopback address cannot be a Service endpoint; nothing here needs the kubernetes Service
+      '--endpoint-reconciler-type=none',
+      '--v=1',
+    ]);
+    const caFile = join(certDir, 'apiserver.crt');
+    await waitFor(
+      'kube-apiserver serving certificate',
+      60_000,
+      () => Promise.resolve(existsSync(caFile)),
+      ensureRunning('kube-apiserver'),
+    );
+    const ca = await readFile(caFile);
+    await waitFor(
+      'kube-apiserver /readyz',
+      90_000,
+      async () => (await probe(`${server}/readyz`, { ca, token: adminToken })).status === 200,
+      ensureRunning('kube-apiserver'),
+    );
+    await waitFor(
+      'namespace default',
+      60_000,
+      async () =>
+        (await probe(`${server}/api/v1/namespaces/default`, { ca, token: adminToken })).status ===
+        200,
+      ensureRunning('kube-apiserver'),
+    );
+
+    const kubeconfigPath = join(dir, 'kubeconfig');
+    await writeFile(kubeconfigPath, kubeconfigYaml(server, ca, adminToken), { mode: 0o600 });
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(kubeconfigPath);
+
+    log(`installing CRDs from ${crdDir}`);
+    await installCrds(kubeConfig, crdDir, server, ca, adminToken);
+
+    // Started after the CRDs so that its garbage collector watches them from the start.
+    // kube-controller-manager: real ownerReference garbage collection and namespace deletion
+    log('starting kube-controller-manager (garbage collector, namespace controllers)');
+    launch('kube-controller-manager', [
+      `--kubeconfig=${kubeconfigPath}`,
+      '--controllers=garbagecollector,namespace',
+      `--secure-port=${kcmPort}`,
+      '--bind-address=127.0.0.1',
+      '--leader-elect=false',
+      '--use-service-account-credentials=false',
+      '--v=1',
+    ]);
+    await waitFor(
+      'kube-controller-manager /healthz',
+      60_000,
+      async () =>
+        (await probe(`https://127.0.0.1:${kcmPort}/healthz`, { insecure: true })).status === 200,
+      ensureRunning('kube-controller-manager'),
+    );
+
+    const state: ControlPlaneState = {
+      dir,
+      binDir,
+      kubeconfigPath,
+      server,
+      adminToken,
+      pids: {
+        etcd: children.etcd?.pid ?? 0,
+        'kube-apiserver': children['kube-apiserver']?.pid ?? 0,
+        'kube-controller-manager': children['kube-controller-manager']?.pid ?? 0,
+      },
+    };
+    return {
+      ...state,
+      kubeConfig,
+      stop: async () => {
+        await killAll(pids());
+        process.off('exit', killSync);
+      },
+    };
+  } catch (err) {
+    const logs = await Promise.all(
+      (Object.keys(children) as ComponentName[]).map(
+        async (name) => `--- ${name} ---\n${await tail(join(dir, 'logs', `${name}.log`))}`,
+      ),
+    );
+    await killAll(pids());
+    process.off('exit', killSync);
+    throw new Error(
+      `control plane failed to start: ${(err as Error).message}\n${logs.join('\n')}`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+function kubeconfigYaml(server: string, ca: Buffer, token: string): string {
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      { name: 'local', cluster: { server, 'certificate-authority-data': ca.toString('base64') } },
+    ],
+    users: [{ name: 'admin', user: { token } }],
+    contexts: [{ name: 'local', context: { cluster: 'local', user: 'admin' } }],
+    'current-context': 'local',
+  };
+  return JSON.stringify(config, null, 2) + '\n';
+}
+
+async function installCrds(
+  kubeConfig: KubeConfig,
+  crdDir: string,
+  server: string,
+  ca: Buffer,
+  token: string,
+): Promise<void> {
+  const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
+  const files = (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort();
+  const crds: V1CustomResourceDefinition[] = [];
+  for (const file of files) {
+    for (const doc of loadAllYaml(await readFile(join(crdDir, file), 'utf8'))) {
+      if ((doc as { kind?: string } | null)?.kind === 'CustomResourceDefinition') {
+        crds.push(doc as V1CustomResourceDefinition);
+      }
+    }
+  }
+  for (const crd of crds) {
+    try {
+      await api.createCustomResourceDefinition({ body: crd });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409) throw err;
+    }
+  }
+  for (const crd of crds) {
+    const name = crd.metadata?.name ?? '';
+    await waitFor(
+      `CRD ${name} established`,
+      60_000,
+      async () => {
+        const current = await api.readCustomResourceDefinition({ name });
+        return (
+          current.status?.conditions?.some(
+            (c) => c.type === 'Established' && c.status === 'True',
+          ) ?? false
+        );
+      },
+      () => undefined,
+    );
+    // Established is not enough: clients need the resource in discovery.
+    const { group, names, versions } = crd.spec;
+    for (const version of versions.filter((v) => v.served)) {
+      await waitFor(
+        `discovery of ${names.plural}.${group}/${version.name}`,
+        60_000,
+        async () => {
+          const res = await probe(`${server}/apis/${group}/${version.name}`, { ca, token });
+          if (res.status !== 200) return false;
+          const list = JSON.parse(res.body) as { resources?: { name: string }[] };
+          return list.resources?.some((r) => r.name === names.plural) ?? false;
+        },
+        () => undefined,
+      );
+    }
+  }
+}

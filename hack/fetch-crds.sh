@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Fetches the real upstream CRDs from their Go modules at pinned versions and
+# copies them into a cache outside the repository. Prints that directory on
+# its last line. Skipped when the CRDs for these pins are already there.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/lib.sh"
+
+OPENSHIFT_API=github.com/openshift/api@v0.0.0-20260715165912-72066cc9718b
+CLUSTER_API=sigs.k8s.io/cluster-api@v1.13.6
+CAPA=sigs.k8s.io/cluster-api-provider-aws/v2@v2.11.0
+CAPO=sigs.k8s.io/cluster-api-provider-openstack@v0.14.2
+CAPG=sigs.k8s.io/cluster-api-provider-gcp@v1.12.0
+CAPZ=sigs.k8s.io/cluster-api-provider-azure@v1.26.0
+CAPIBM=sigs.k8s.io/cluster-api-provider-ibmcloud@v0.13.1
+
+# module  path-inside-the-module
+CRDS="
+$OPENSHIFT_API machine/v1beta1/zz_generated.crd-manifests/0000_10_machine-api_01_machinesets-CustomNoUpgrade.crd.yaml
+$OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_infrastructures-Default.crd.yaml
+$OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml
+$CLUSTER_API config/crd/bases/cluster.x-k8s.io_machinesets.yaml
+$CLUSTER_API config/crd/bases/cluster.x-k8s.io_clusters.yaml
+$CLUSTER_API config/crd/bases/cluster.x-k8s.io_machines.yaml
+$CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsmachinetemplates.yaml
+$CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachinetemplates.yaml
+$CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml
+$CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml
+$CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml
+"
+
+require_tool go "install the Go toolchain: the CRDs are fetched through the Go module proxy"
+KEY="$(echo "$CRDS" | sha256sum | cut -c1-16)"
+OUT="$CACHE_ROOT/crds/$KEY"
+if [ -f "$OUT/.complete" ]; then
+  log "CRDs already fetched in $OUT"
+  echo "$OUT"
+  exit 0
+fi
+
+mkdir -p "$OUT"
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
+declare -A DIRS=()
+i=0
+while read -r module path; do
+  [ -n "$module" ] || continue
+  if [ -z "${DIRS[$module]:-}" ]; then
+    log "downloading $module"
+    json="$(cd "$SCRATCH" && GOFLAGS=-mod=mod go mod download -json "$module")" ||
+      die "could not download $module through the Go module proxy: $json"
+    DIRS[$module]="$(echo "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+    [ -n "${DIRS[$module]}" ] || die "go mod download printed no Dir for $module"
+  fi
+  src="${DIRS[$module]}/$path"
+  [ -f "$src" ] || die "$path is not in $module"
+  i=$((i + 1))
+  cp "$src" "$OUT/$(printf '%02d' "$i")-$(basename "$path")"
+  chmod 644 "$OUT"/*
+done <<<"$CRDS"
+touch "$OUT/.complete"
+log "fetched $i CRDs into $OUT"
+echo "$OUT"

@@ -1,0 +1,83 @@
+// Helpers that give each test its own namespaces and clients on the shared control plane.
+import { randomBytes } from 'node:crypto';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { ControlPlane } from '../../hack/control-plane.js';
+
+let plane: ControlPlane | undefined;
+const namespacesToDelete: string[] = [];
+
+export function setControlPlane(value: ControlPlane | undefined): void {
+  plane = value;
+}
+
+export function controlPlane(): ControlPlane {
+  if (!plane)
+    throw new Error('no control plane: run integration tests with .mocharc.integration.json');
+  return plane;
+}
+
+/** A fresh admin KubeConfig (system:masters). */
+export function adminConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromFile(controlPlane().kubeconfigPath);
+  return kc;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Creates a namespace that is deleted after the current test. */
+export async function testNamespace(prefix = 'test'): Promise<string> {
+  const name = uniqueName(prefix);
+  await adminConfig()
+    .makeApiClient(CoreV1Api)
+    .createNamespace({ body: { metadata: { name, labels: { 'mapi-capi-sync/test': 'true' } } } });
+  namespacesToDelete.push(name);
+  return name;
+}
+
+/** Deletes the namespaces created since the last call; the namespace controller finishes the job. */
+export async function deleteTestNamespaces(): Promise<void> {
+  const core = adminConfig().makeApiClient(CoreV1Api);
+  const names = namespacesToDelete.splice(0);
+  await Promise.all(
+    names.map(async (name) => {
+      try {
+        await core.deleteNamespace({ name });
+      } catch (err) {
+        if ((err as { code?: number }).code !== 404) throw err;
+      }
+    }),
+  );
+}
+
+/**
+ * A second, non-admin identity: a ServiceAccount with a bound token. It can do
+ * nothing until a test binds roles to `system:serviceaccount:<namespace>:<name>`.
+ */
+export async function createLimitedIdentity(
+  namespace: string,
+  name: string,
+): Promise<{ username: string; token: string; kubeConfig: KubeConfig }> {
+  const core = adminConfig().makeApiClient(CoreV1Api);
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
+  const request = await core.createNamespacedServiceAccountToken({
+    namespace,
+    name,
+    body: { spec: { audiences: [], expirationSeconds: 3600 } },
+  });
+  const token = request.status?.token;
+  if (!token) throw new Error(`no token issued for service account ${namespace}/${name}`);
+  const admin = adminConfig();
+  const cluster = admin.getCurrentCluster();
+  if (!cluster) throw new Error('admin kubeconfig has no cluster');
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [cluster],
+    users: [{ name, token }],
+    contexts: [{ name, cluster: cluster.name, user: name }],
+    currentContext: name,
+  });
+  return { username: `system:serviceaccount:${namespace}:${name}`, token, kubeConfig };
+}

@@ -1,0 +1,43 @@
+// Mocha root hooks: one real control plane per integration test run, always torn down.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
+import { deleteTestNamespaces, setControlPlane } from './cluster.js';
+
+let plane: ControlPlane | undefined;
+let dir: string | undefined;
+
+async function teardown(): Promise<void> {
+  const current = plane;
+  plane = undefined;
+  setControlPlane(undefined);
+  await current?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+// Interrupted runs still stop the control plane (children also carry a parent-death signal).
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    void teardown().finally(() => process.exit(130));
+  });
+}
+
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context): Promise<void> {
+    this.timeout(0); // a cold first run builds the binaries
+    dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-test-'));
+    plane = await startControlPlane({
+      dir,
+      log: (m) => process.stderr.write(`  [control plane] ${m}\n`),
+    });
+    setControlPlane(plane);
+  },
+  async afterEach(): Promise<void> {
+    await deleteTestNamespaces();
+  },
+  async afterAll(this: Mocha.Context): Promise<void> {
+    this.timeout(60_000);
+    await teardown();
+  },
+};
