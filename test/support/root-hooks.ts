@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
 import { deleteTestNamespaces, setControlPlane } from './cluster.js';
+import { stopTestControllers } from './controller.js';
 
 let plane: ControlPlane | undefined;
 let dir: string | undefined;
@@ -34,6 +35,7 @@ export const mochaHooks = {
     setControlPlane(plane);
   },
   async afterEach(): Promise<void> {
+    await stopTestControllers();
     await deleteTestNamespaces();
   },
   async afterAll(this: Mocha.Context): Promise<void> {

@@ -1,0 +1,167 @@
+// The shapes of the Kubernetes objects this controller reads and writes,
+// narrowed to the fields it uses. Unknown fields are preserved as they come.
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+// --- Machine API (machine.openshift.io/v1beta1) ---
+
+export type AuthoritativeAPI = 'MachineAPI' | 'ClusterAPI' | 'Migrating';
+
+export interface MapiCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  severity?: '' | 'Error' | 'Warning' | 'Info';
+  reason?: string;
+  message?: string;
+  lastTransitionTime: string;
+}
+
+export interface LifecycleHook {
+  name: string;
+  owner: string;
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface MapiMachineSet extends KubeObject {
+  spec: {
+    replicas?: number;
+    minReadySeconds?: number;
+    deletePolicy?: string;
+    selector: LabelSelector;
+    authoritativeAPI?: 'MachineAPI' | 'ClusterAPI';
+    template?: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec?: {
+        metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+        lifecycleHooks?: { preDrain?: LifecycleHook[]; preTerminate?: LifecycleHook[] };
+        taints?: Taint[];
+        providerSpec?: { value?: unknown };
+        providerID?: string;
+        authoritativeAPI?: string;
+      };
+    };
+  };
+  status?: {
+    replicas?: number;
+    fullyLabeledReplicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    observedGeneration?: number;
+    labelSelector?: string;
+    errorReason?: string;
+    errorMessage?: string;
+    conditions?: MapiCondition[];
+    authoritativeAPI?: AuthoritativeAPI;
+    synchronizedAPI?: 'MachineAPI' | 'ClusterAPI';
+    synchronizedGeneration?: number;
+  };
+}
+
+// --- Cluster API (cluster.x-k8s.io/v1beta2) ---
+
+export interface CapiCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export interface ContractVersionedObjectReference {
+  apiGroup: string;
+  kind: string;
+  name: string;
+}
+
+export interface CapiMachineSet extends KubeObject {
+  spec: {
+    clusterName: string;
+    replicas?: number;
+    selector: LabelSelector;
+    deletion?: { order?: 'Random' | 'Newest' | 'Oldest' };
+    template: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec: {
+        clusterName: string;
+        bootstrap: { dataSecretName?: string };
+        infrastructureRef: ContractVersionedObjectReference;
+        failureDomain?: string;
+        minReadySeconds?: number;
+      };
+    };
+  };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    upToDateReplicas?: number;
+    selector?: string;
+    observedGeneration?: number;
+    conditions?: CapiCondition[];
+  };
+}
+
+/** Any infrastructure machine template (AWSMachineTemplate, GCPMachineTemplate, ...). */
+export interface MachineTemplate extends KubeObject {
+  spec: { template: { spec: Record<string, unknown> } };
+}
+
+// --- OpenShift config (config.openshift.io/v1) ---
+
+export type PlatformType = 'AWS' | 'OpenStack' | 'GCP' | 'Azure' | 'PowerVS' | (string & {});
+
+export interface Infrastructure extends KubeObject {
+  spec?: { platformSpec?: { type?: string } };
+  status?: {
+    infrastructureName?: string;
+    platform?: string;
+    platformStatus?: {
+      type?: PlatformType;
+      aws?: { region?: string; resourceTags?: { key: string; value: string }[] };
+      gcp?: { projectID?: string; region?: string };
+      azure?: { resourceGroupName?: string; networkResourceGroupName?: string; cloudName?: string };
+      openstack?: Record<string, unknown>;
+      powervs?: { region?: string; zone?: string; serviceEndpoints?: unknown[] };
+      [platform: string]: unknown;
+    };
+  };
+}

@@ -1,0 +1,166 @@
+// Wires informers, the work queue, workers and the reconciler together.
+import type { KubeConfig } from '@kubernetes/client-node';
+import type {
+  CapiMachineSet,
+  Infrastructure,
+  KubeObject,
+  MachineTemplate,
+  MapiMachineSet,
+} from '../api/types.js';
+import type { PlatformConverter } from '../conversion/types.js';
+import { createEventRecorder } from '../kube/events.js';
+import { createInformer, type Informer, type InformerOptions } from '../kube/informer.js';
+import {
+  CAPI_CLUSTER,
+  CAPI_MACHINE_SET,
+  INFRASTRUCTURE,
+  MAPI_MACHINE_SET,
+  type Resource,
+} from '../kube/resources.js';
+import { createObjectWriter } from '../kube/writer.js';
+import type { Logger } from '../logging.js';
+import { SOURCE_ANNOTATION } from '../sync/markers.js';
+import { Reconciler, type ObjectCache } from './reconciler.js';
+import { runWorkers } from './workers.js';
+import { WorkQueue } from './workqueue.js';
+
+export interface ControllerOptions {
+  kubeConfig: KubeConfig;
+  mapiNamespace: string;
+  capiNamespace: string;
+  platform?: string;
+  workers: number;
+  converterFor: (platform: string | undefined) => PlatformConverter | undefined;
+  logger: Logger;
+  /** Server-side watch timeout; tests shorten it. */
+  watchTimeoutSeconds?: InformerOptions['watchTimeoutSeconds'];
+}
+
+export interface RunningController {
+  /** Resolves once every cache has synced and the workers run. */
+  ready: Promise<void>;
+  reconciler: Reconciler;
+  /** Queues every known MachineSet, as a periodic resync would. */
+  resyncAll(): void;
+  /** Stops taking keys, finishes in-flight reconciles, stops the informers. */
+  stop(): Promise<void>;
+}
+
+/** An informer doubles as the reconciler's cache: its store, plus our own writes. */
+function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
+  return {
+    get: (key) => informer.get(key),
+    list: () => informer.list(),
+    hasSynced: () => informer.hasSynced(),
+    upsert: (object) => informer.upsert(object),
+    remove: (key) => informer.remove(key),
+  };
+}
+
+export function startController(options: ControllerOptions): RunningController {
+  const { kubeConfig, mapiNamespace, capiNamespace, logger } = options;
+  const informerOptions: InformerOptions = {
+    logger,
+    ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
+  };
+  const informer = <T extends KubeObject>(resource: Resource, namespace?: string) =>
+    createInformer<T>(
+      kubeConfig,
+      {
+        group: resource.group,
+        version: resource.version,
+        plural: resource.plural,
+        ...(namespace ? { namespace } : {}),
+      },
+      informerOptions,
+    );
+
+  const queue = new WorkQueue();
+  const mapiMachineSets = informer<MapiMachineSet>(MAPI_MACHINE_SET, mapiNamespace);
+  const capiMachineSets = informer<CapiMachineSet>(CAPI_MACHINE_SET, capiNamespace);
+  const clusters = informer<KubeObject>(CAPI_CLUSTER, capiNamespace);
+  const infrastructures = informer<Infrastructure>(INFRASTRUCTURE);
+  const templateInformers = new Map<string, Informer<MachineTemplate>>();
+
+  const resyncAll = (): void => {
+    for (const machineSet of mapiMachineSets.list()) queue.add(machineSet.metadata.name);
+    // CAPI MachineSets whose MAPI side is gone still need their finalizer released.
+    for (const machineSet of capiMachineSets.list()) queue.add(machineSet.metadata.name);
+  };
+
+  // Event handlers only map an object to the MachineSet name it concerns.
+  mapiMachineSets.on((e) => queue.add(e.object.metadata.name));
+  capiMachineSets.on((e) => queue.add(e.object.metadata.name));
+  clusters.on(resyncAll);
+  infrastructures.on(resyncAll);
+
+  /** The template informer of a platform, started the first time it is asked for. */
+  const templateInformerFor = (converter: PlatformConverter): Informer<MachineTemplate> => {
+    const { kind, apiVersion, plural } = converter.template;
+    let templateInformer = templateInformers.get(kind);
+    if (!templateInformer) {
+      const [group = '', version = ''] = apiVersion.split('/');
+      templateInformer = informer<MachineTemplate>(
+        { group, version, plural, kind, namespaced: true },
+        capiNamespace,
+      );
+      templateInformer.on((e) => {
+        const source = e.object.metadata.annotations?.[SOURCE_ANNOTATION];
+        if (source) queue.add(source);
+      });
+      templateInformers.set(kind, templateInformer);
+      templateInformer.start();
+      logger.info('watching machine templates', { kind, namespace: capiNamespace });
+      void templateInformer.waitForSync().then(resyncAll, () => undefined);
+    }
+    return templateInformer;
+  };
+  const templates = (converter: PlatformConverter) => asCache(templateInformerFor(converter));
+
+  const reconciler = new Reconciler({
+    mapiNamespace,
+    capiNamespace,
+    ...(options.platform ? { platform: options.platform } : {}),
+    caches: {
+      mapiMachineSets: asCache(mapiMachineSets),
+      capiMachineSets: asCache(capiMachineSets),
+      clusters: asCache(clusters),
+      infrastructures: asCache(infrastructures),
+      templates,
+    },
+    converterFor: options.converterFor,
+    writer: createObjectWriter(kubeConfig),
+    events: createEventRecorder(kubeConfig, () => new Date()),
+    now: () => new Date(),
+    logger,
+  });
+
+  const base = [mapiMachineSets, capiMachineSets, clusters, infrastructures];
+  for (const i of base) i.start();
+  const stopSignal = new AbortController();
+  let workers: Promise<void> | undefined;
+  const ready = (async () => {
+    await Promise.all(base.map((i) => i.waitForSync(stopSignal.signal)));
+    const converter = options.converterFor(reconciler.platform());
+    if (converter) await templateInformerFor(converter).waitForSync(stopSignal.signal);
+    logger.info('caches synced; starting workers', {
+      workers: options.workers,
+      platform: reconciler.platform(),
+    });
+    workers = runWorkers(queue, options.workers, (key) => reconciler.reconcile(key), logger);
+    resyncAll();
+  })();
+
+  return {
+    ready,
+    reconciler,
+    resyncAll,
+    async stop(): Promise<void> {
+      stopSignal.abort();
+      queue.shutDown();
+      await ready.catch(() => undefined);
+      await workers;
+      await Promise.all([...base, ...templateInformers.values()].map((i) => i.stop()));
+    },
+  };
+}

@@ -1,0 +1,184 @@
+// Reads an untyped providerSpec field by field. Every value of the wrong type becomes a
+// field error, and finish() reports each field nobody read: an unknown field must never
+// be dropped silently, because the administrator would lose it without noticing.
+import type { FieldError } from './types.js';
+
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * Collects every error and warning of one conversion, in the order they are found.
+ * Error messages continue their path (they are shown as `path: message`), e.g. `is required; ...`.
+ */
+export class ConversionReport {
+  readonly errors: FieldError[] = [];
+  readonly warnings: string[] = [];
+
+  error(path: string, message: string): void {
+    this.errors.push({ path, message });
+  }
+
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+}
+
+export interface ArrayItem {
+  value: unknown;
+  path: string;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Names a JSON value for an error message, e.g. `the number 3` or `an array`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `the ${typeof value} ${value}`;
+  return typeof value;
+}
+
+function quoteList(values: readonly string[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+export class ObjectReader {
+  private readonly readKeys = new Set<string>();
+
+  private constructor(
+    private readonly value: JsonObject,
+    readonly path: string,
+    readonly report: ConversionReport,
+  ) {}
+
+  /** A reader for `value`, or undefined (after recording an error) when it is not an object. */
+  static of(value: unknown, path: string, report: ConversionReport): ObjectReader | undefined {
+    if (isJsonObject(value)) return new ObjectReader(value, path, report);
+    report.error(path, `must be an object, but is ${describeValue(value)}.`);
+    return undefined;
+  }
+
+  pathOf(key: string): string {
+    return `${this.path}.${key}`;
+  }
+
+  /** The raw value, marked as read. `null` counts as absent, as in Go's JSON decoding. */
+  raw(key: string): unknown {
+    this.readKeys.add(key);
+    const value = this.value[key];
+    return value === null ? undefined : value;
+  }
+
+  /**
+   * A string field. The empty string counts as absent unless `keepEmpty`: most MAPI string
+   * fields are `omitempty`, so "" and a missing field mean the same thing there.
+   */
+  string(key: string, { keepEmpty = false } = {}): string | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      this.typeError(key, 'a string', value);
+      return undefined;
+    }
+    return value === '' && !keepEmpty ? undefined : value;
+  }
+
+  boolean(key: string): boolean | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'boolean') {
+      this.typeError(key, 'true or false', value);
+      return undefined;
+    }
+    return value;
+  }
+
+  integer(key: string): number | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      this.typeError(key, 'an integer', value);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A string that must be one of `allowed`; "" counts as absent. */
+  enumeration<T extends string>(key: string, allowed: readonly T[]): T | undefined {
+    const value = this.string(key);
+    if (value === undefined) return undefined;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.report.error(
+      this.pathOf(key),
+      `is ${JSON.stringify(value)}, which is not supported; use one of ${quoteList(allowed)}.`,
+    );
+    return undefined;
+  }
+
+  object(key: string): ObjectReader | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    return ObjectReader.of(value, this.pathOf(key), this.report);
+  }
+
+  items(key: string): ArrayItem[] | undefined {
+    const value = this.raw(key);
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) {
+      this.typeError(key, 'a list', value);
+      return undefined;
+    }
+    return value.map((item: unknown, index) => ({
+      value: item,
+      path: `${this.pathOf(key)}[${index}]`,
+    }));
+  }
+
+  /** A list of objects; items that are not objects are reported and skipped. */
+  objects(key: string): ObjectReader[] | undefined {
+    const items = this.items(key);
+    if (items === undefined) return undefined;
+    return items.flatMap(({ value, path }) => ObjectReader.of(value, path, this.report) ?? []);
+  }
+
+  strings(key: string): string[] | undefined {
+    const items = this.items(key);
+    if (items === undefined) return undefined;
+    const strings: string[] = [];
+    for (const { value, path } of items) {
+      if (typeof value === 'string') strings.push(value);
+      else this.report.error(path, `must be a string, but is ${describeValue(value)}.`);
+    }
+    return strings;
+  }
+
+  /** Marks every field as read and returns those that are not null. */
+  takeAll(): JsonObject {
+    const taken: JsonObject = {};
+    for (const key of Object.keys(this.value)) {
+      const value = this.raw(key);
+      if (value !== undefined) taken[key] = value;
+    }
+    return taken;
+  }
+
+  /** Reports every field that was never read as unknown. */
+  finish(): void {
+    for (const key of Object.keys(this.value)) {
+      if (this.readKeys.has(key)) continue;
+      this.report.error(
+        this.pathOf(key),
+        `is not a field this controller knows how to convert to Cluster API, so it refuses ` +
+          `rather than drop it; remove the field or correct its spelling.`,
+      );
+    }
+  }
+
+  private typeError(key: string, expected: string, value: unknown): void {
+    this.report.error(this.pathOf(key), `must be ${expected}, but is ${describeValue(value)}.`);
+  }
+}

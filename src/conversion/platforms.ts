@@ -1,0 +1,11 @@
+// The platform converters, selected by the Infrastructure's platform type (or --platform).
+import { awsConverter } from './aws.js';
+import type { PlatformConverter } from './types.js';
+
+export const CONVERTERS: readonly PlatformConverter[] = [awsConverter];
+
+export const SUPPORTED_PLATFORMS = CONVERTERS.map((c) => c.platform);
+
+export function converterFor(platform: string | undefined): PlatformConverter | undefined {
+  return CONVERTERS.find((c) => c.platform === platform);
+}

@@ -1,0 +1,714 @@
+// An informer of our own: list, then watch from the list's resourceVersion; relist on 410 Gone;
+// on any error or closed stream restart with backoff, so it never silently stops.
+// client-node's own informer stops after errors and leaks sockets on reconnect.
+import http from 'node:http';
+import https from 'node:https';
+import { inspect } from 'node:util';
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../api/types.js';
+import type { Logger } from '../logging.js';
+
+/** What to list and watch. group '' is the core API; no namespace means all namespaces / cluster-scoped. */
+export interface ResourceDescriptor {
+  group: string;
+  version: string;
+  plural: string;
+  namespace?: string;
+}
+
+export interface ListResult {
+  items: unknown[];
+  resourceVersion: string;
+}
+
+export interface WatchEvent {
+  type: string;
+  object: unknown;
+}
+
+export interface WatchOptions {
+  resourceVersion: string;
+  timeoutSeconds: number;
+}
+
+export interface WatchHandle {
+  abort(): void;
+}
+
+/** The list+watch transport, behind an interface so the informer's logic is testable. */
+export interface ListWatcher {
+  list(signal: AbortSignal): Promise<ListResult>;
+  /**
+   * Starts a watch. `onClose` is called once when the stream ends: with no argument for a clean
+   * close, with the error otherwise (an HTTP failure carries `statusCode`). It may be called
+   * before the returned promise resolves; calls after `abort()` are ignored by the informer.
+   */
+  watch(
+    options: WatchOptions,
+    onEvent: (event: WatchEvent) => void,
+    onClose: (err?: unknown) => void,
+  ): Promise<WatchHandle>;
+}
+
+/** Same shape as the work queue's clock, so one fake serves both in tests. */
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export type InformerEvent<T> =
+  | { type: 'add'; object: T }
+  | { type: 'update'; object: T; old: T }
+  | { type: 'delete'; object: T };
+
+export type InformerHandler<T> = (event: InformerEvent<T>) => void;
+
+export interface InformerOptions {
+  logger: Logger;
+  clock?: Clock;
+  /** Source of randomness for the watch timeout; defaults to Math.random. */
+  random?: () => number;
+  /** Server-side watch timeout: fixed seconds, or a range picked at random per watch. Default 300–600. */
+  watchTimeoutSeconds?: number | { min: number; max: number };
+  /** Restart delays: initialMs doubling up to maxMs. Default 200 ms to 30 s. */
+  backoff?: { initialMs?: number; maxMs?: number };
+  /** A list that takes longer is abandoned and retried. Default 60 s. */
+  listTimeoutMs?: number;
+  /** A watch still open this long after its server timeout is presumed dead. Default 30 s. */
+  watchGraceMs?: number;
+}
+
+/** A watch that delivered nothing and ended sooner than this counts as a failure (for backoff). */
+const MIN_HEALTHY_WATCH_MS = 1000;
+
+type WatchOutcome =
+  | { kind: 'closed'; healthy: boolean }
+  | { kind: 'gone'; healthy: boolean }
+  | { kind: 'error'; healthy: boolean; error: unknown }
+  | { kind: 'stopped' };
+
+type WatchEnd =
+  { kind: 'closed' } | { kind: 'gone' } | { kind: 'error'; error: unknown } | { kind: 'stopped' };
+
+/** The store key: 'namespace/name', or 'name' for cluster-scoped objects. */
+export function objectKey(object: { metadata: { name: string; namespace?: string } }): string {
+  const { namespace, name } = object.metadata;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export class Informer<T extends KubeObject = KubeObject> {
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly timeoutRange: { min: number; max: number };
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly listTimeoutMs: number;
+  private readonly watchGraceMs: number;
+
+  private store = new Map<string, T>();
+  private readonly handlers = new Set<InformerHandler<T>>();
+  private resourceVersion = '';
+  private synced = false;
+  private readonly syncWaiters = new Set<{ resolve(): void; reject(err: Error): void }>();
+  private state: 'new' | 'running' | 'stopped' = 'new';
+  private readonly stopController = new AbortController();
+  private loop: Promise<void> | undefined;
+  private endWatch: ((end: WatchEnd) => void) | undefined;
+
+  constructor(
+    private readonly listWatcher: ListWatcher,
+    options: InformerOptions,
+  ) {
+    this.logger = options.logger;
+    this.clock = options.clock ?? realClock;
+    this.random = options.random ?? Math.random;
+    const timeout = options.watchTimeoutSeconds ?? { min: 300, max: 600 };
+    this.timeoutRange = typeof timeout === 'number' ? { min: timeout, max: timeout } : timeout;
+    this.initialBackoffMs = options.backoff?.initialMs ?? 200;
+    this.maxBackoffMs = options.backoff?.maxMs ?? 30_000;
+    this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
+    this.watchGraceMs = options.watchGraceMs ?? 30_000;
+    const { min, max } = this.timeoutRange;
+    if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 1 && max >= min)) {
+      throw new RangeError('watchTimeoutSeconds must be whole seconds, at least 1, min <= max');
+    }
+    if (!(this.initialBackoffMs > 0 && this.maxBackoffMs >= this.initialBackoffMs)) {
+      throw new RangeError('backoff needs 0 < initialMs <= maxMs');
+    }
+  }
+
+  /** Starts listing and watching in the background. */
+  start(): void {
+    if (this.state !== 'new') throw new Error(`informer cannot start: it is ${this.state}`);
+    this.state = 'running';
+    this.loop = this.run();
+  }
+
+  /** Aborts the watch and any retry; resolves when the informer has stopped. */
+  async stop(): Promise<void> {
+    if (this.state === 'new') this.state = 'stopped';
+    if (this.state === 'running') {
+      this.state = 'stopped';
+      this.stopController.abort(new Error('informer stopped'));
+      this.endWatch?.({ kind: 'stopped' });
+      for (const waiter of [...this.syncWaiters]) {
+        waiter.reject(new Error('informer stopped before it synced'));
+      }
+    }
+    await this.loop;
+  }
+
+  /** By key ('namespace/name' or 'name'), or by namespace and name. */
+  get(key: string): T | undefined;
+  get(namespace: string | undefined, name: string): T | undefined;
+  get(keyOrNamespace: string | undefined, name?: string): T | undefined {
+    if (name === undefined)
+      return keyOrNamespace === undefined ? undefined : this.store.get(keyOrNamespace);
+    return this.store.get(keyOrNamespace ? `${keyOrNamespace}/${name}` : name);
+  }
+
+  list(): T[] {
+    return [...this.store.values()];
+  }
+
+  /** True once the first list has been stored and its add events delivered. */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  waitForSync(signal?: AbortSignal): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    if (this.state === 'stopped')
+      return Promise.reject(new Error('informer stopped before it synced'));
+    if (signal?.aborted) {
+      return Promise.reject(
+        new Error('gave up waiting for the informer to sync', { cause: signal.reason }),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        settle();
+        reject(new Error('gave up waiting for the informer to sync', { cause: signal?.reason }));
+      };
+      const waiter = {
+        resolve: () => {
+          settle();
+          resolve();
+        },
+        reject: (err: Error) => {
+          settle();
+          reject(err);
+        },
+      };
+      const settle = (): void => {
+        this.syncWaiters.delete(waiter);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.syncWaiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Registers a handler; objects already in the store are replayed to it as adds (as client-go
+   * does), so a late handler misses nothing. Handlers run synchronously after the store changed.
+   * Returns a function that unregisters it.
+   */
+  on(handler: InformerHandler<T>): () => void {
+    this.handlers.add(handler);
+    for (const object of this.store.values()) this.call(handler, { type: 'add', object });
+    return () => {
+      this.handlers.delete(handler);
+    };
+  }
+
+  /**
+   * Records the server's answer to our own write ahead of its watch event, so a reconcile that
+   * follows sees its own write. Emits nothing (the watch event will) and never moves the watch's
+   * resourceVersion. Ignored when the store holds this version or a newer one, or when the watch
+   * has already passed this version and the object is no longer there (deleted since).
+   */
+  upsert(object: T): void {
+    const cleaned = this.clean(object);
+    const key = objectKey(cleaned);
+    const rv = cleaned.metadata.resourceVersion;
+    const current = this.store.get(key);
+    if (current) {
+      const order = compareResourceVersions(rv, current.metadata.resourceVersion);
+      if (order !== undefined && order <= 0) return;
+    } else {
+      const order = compareResourceVersions(rv, this.resourceVersion);
+      if (order !== undefined && order <= 0) return;
+    }
+    this.store.set(key, cleaned);
+  }
+
+  /** Forgets an object we deleted, ahead of its watch event. Emits nothing. */
+  remove(key: string): void {
+    this.store.delete(key);
+  }
+
+  /** The resourceVersion the next watch starts from. */
+  lastResourceVersion(): string {
+    return this.resourceVersion;
+  }
+
+  private get stopped(): boolean {
+    return this.state === 'stopped';
+  }
+
+  private async run(): Promise<void> {
+    let delayMs = this.initialBackoffMs;
+    const grow = (): number => {
+      const current = delayMs;
+      delayMs = Math.min(delayMs * 2, this.maxBackoffMs);
+      return current;
+    };
+    let needList = true;
+    let waitMs = 0;
+    while (!this.stopped) {
+      if (waitMs > 0) await this.sleep(waitMs);
+      if (this.stopped) break;
+      try {
+        if (needList) {
+          try {
+            this.replace(await this.listOnce());
+            needList = false;
+          } catch (err) {
+            if (this.stopped) break;
+            waitMs = grow();
+            this.logger.warn('list failed; retrying', {
+              error: describeError(err),
+              retryInMs: waitMs,
+            });
+            continue;
+          }
+        }
+        const outcome = await this.watchOnce();
+        if (outcome.kind === 'stopped') break;
+        // Only a watch that proved healthy resets the backoff, so a server that accepts a list
+        // but fails every watch is not hammered.
+        if (outcome.healthy) delayMs = this.initialBackoffMs;
+        waitMs = grow();
+        if (outcome.kind === 'gone') {
+          needList = true;
+          this.logger.info('resource version expired; relisting', { retryInMs: waitMs });
+        } else if (outcome.kind === 'error') {
+          this.logger.warn('watch failed; rewatching', {
+            error: describeError(outcome.error),
+            retryInMs: waitMs,
+          });
+        } else {
+          this.logger.debug('watch closed; rewatching', { retryInMs: waitMs });
+        }
+      } catch (err) {
+        // Defensive: a bug here must not end the loop; start over from a list.
+        needList = true;
+        waitMs = grow();
+        this.logger.error('informer loop failed; relisting', {
+          error: describeError(err),
+          retryInMs: waitMs,
+        });
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    const signal = this.stopController.signal;
+    return new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve();
+        return;
+      }
+      const wake = (): void => {
+        this.clock.clearTimeout(handle);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const handle = this.clock.setTimeout(wake, ms);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  /** One list, bounded by the list timeout and by stop(), even if the transport ignores its signal. */
+  private listOnce(): Promise<ListResult> {
+    const controller = new AbortController();
+    const stopSignal = this.stopController.signal;
+    return new Promise<ListResult>((resolve, reject) => {
+      const onStop = (): void => controller.abort(stopSignal.reason);
+      const timer = this.clock.setTimeout(() => {
+        controller.abort(new Error(`list timed out after ${this.listTimeoutMs} ms`));
+      }, this.listTimeoutMs);
+      const cleanup = (): void => {
+        this.clock.clearTimeout(timer);
+        stopSignal.removeEventListener('abort', onStop);
+      };
+      controller.signal.addEventListener('abort', () => {
+        cleanup();
+        reject(toError(controller.signal.reason));
+      });
+      stopSignal.addEventListener('abort', onStop, { once: true });
+      if (stopSignal.aborted) onStop();
+      this.listWatcher.list(controller.signal).then(
+        (result) => {
+          cleanup();
+          resolve(result);
+        },
+        (err: unknown) => {
+          cleanup();
+          reject(toError(err));
+        },
+      );
+    });
+  }
+
+  /** Replaces the store with a list result and emits the difference. */
+  private replace(result: ListResult): void {
+    if (typeof result.resourceVersion !== 'string' || result.resourceVersion === '') {
+      throw new Error('list returned no resourceVersion');
+    }
+    const next = new Map<string, T>();
+    for (const item of result.items) {
+      const object = this.clean(item);
+      next.set(objectKey(object), object);
+    }
+    const previous = this.store;
+    this.store = next;
+    this.resourceVersion = result.resourceVersion;
+    for (const [key, object] of next) {
+      const old = previous.get(key);
+      if (!old) this.emit({ type: 'add', object });
+      else if (old.metadata.resourceVersion !== object.metadata.resourceVersion) {
+        this.emit({ type: 'update', object, old });
+      }
+    }
+    for (const [key, old] of previous) {
+      if (!next.has(key)) this.emit({ type: 'delete', object: old });
+    }
+    if (!this.synced) {
+      this.synced = true;
+      for (const waiter of [...this.syncWaiters]) waiter.resolve();
+    }
+  }
+
+  private pickTimeoutSeconds(): number {
+    const { min, max } = this.timeoutRange;
+    return Math.min(max, min + Math.floor(this.random() * (max - min + 1)));
+  }
+
+  /** Runs one watch until it closes, fails, expires (410) or the informer stops. Never rejects. */
+  private watchOnce(): Promise<WatchOutcome> {
+    return new Promise<WatchOutcome>((resolve) => {
+      const startedAt = this.clock.now();
+      const timeoutSeconds = this.pickTimeoutSeconds();
+      let events = 0;
+      let handle: WatchHandle | undefined;
+      let ended = false;
+      const end = (how: WatchEnd): void => {
+        if (ended) return;
+        ended = true;
+        this.clock.clearTimeout(watchdog);
+        this.endWatch = undefined;
+        handle?.abort();
+        if (how.kind === 'stopped') {
+          resolve(how);
+          return;
+        }
+        const healthy = events > 0 || this.clock.now() - startedAt >= MIN_HEALTHY_WATCH_MS;
+        resolve({ ...how, healthy });
+      };
+      // The server should end the watch at its timeout; a silent dead connection must not stall us.
+      const watchdog = this.clock.setTimeout(
+        () =>
+          end({
+            kind: 'error',
+            error: new Error(
+              `watch still open ${this.watchGraceMs} ms after its ${timeoutSeconds} s timeout`,
+            ),
+          }),
+        timeoutSeconds * 1000 + this.watchGraceMs,
+      );
+      this.endWatch = end;
+      if (this.stopped) {
+        end({ kind: 'stopped' });
+        return;
+      }
+      const onEvent = (event: WatchEvent): void => {
+        if (ended) return;
+        try {
+          const result = this.applyWatchEvent(event);
+          if (result) end(result);
+          else events++;
+        } catch (err) {
+          end({ kind: 'error', error: err });
+        }
+      };
+      const onClose = (err?: unknown): void => {
+        if (err === undefined || err === null) end({ kind: 'closed' });
+        else if (statusCodeOf(err) === 410) end({ kind: 'gone' });
+        else end({ kind: 'error', error: err });
+      };
+      this.listWatcher
+        .watch({ resourceVersion: this.resourceVersion, timeoutSeconds }, onEvent, onClose)
+        .then(
+          (h) => {
+            handle = h;
+            if (ended) h.abort();
+          },
+          (err: unknown) => onClose(err ?? new Error('watch failed to start')),
+        );
+    });
+  }
+
+  /** Applies one event to the store; returns how the watch ends if the event ends it. */
+  private applyWatchEvent(event: WatchEvent): WatchEnd | undefined {
+    switch (event.type) {
+      case 'ADDED':
+      case 'MODIFIED': {
+        const object = this.clean(event.object);
+        const key = objectKey(object);
+        const old = this.store.get(key);
+        this.store.set(key, object);
+        this.advance(object);
+        this.emit(old ? { type: 'update', object, old } : { type: 'add', object });
+        return undefined;
+      }
+      case 'DELETED': {
+        const object = this.clean(event.object);
+        this.store.delete(objectKey(object));
+        this.advance(object);
+        this.emit({ type: 'delete', object });
+        return undefined;
+      }
+      case 'BOOKMARK': {
+        const rv = (event.object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata
+          ?.resourceVersion;
+        if (typeof rv !== 'string' || rv === '')
+          throw new Error('bookmark without a resourceVersion');
+        this.resourceVersion = rv;
+        return undefined;
+      }
+      case 'ERROR': {
+        const status = (event.object ?? {}) as {
+          code?: unknown;
+          reason?: unknown;
+          message?: unknown;
+        };
+        if (status.code === 410) return { kind: 'gone' };
+        const error = new Error(
+          `watch error event: ${String(status.code)} ${String(status.reason)}: ${String(status.message)}`,
+        );
+        return { kind: 'error', error };
+      }
+      default:
+        throw new Error(`unexpected watch event type ${JSON.stringify(event.type)}`);
+    }
+  }
+
+  private advance(object: T): void {
+    const rv = object.metadata.resourceVersion;
+    if (rv) this.resourceVersion = rv;
+  }
+
+  /** Checks the minimum shape and returns a copy without managedFields (large, never needed). */
+  private clean(raw: unknown): T {
+    const metadata = (raw as { metadata?: unknown } | null)?.metadata as
+      Record<string, unknown> | undefined;
+    if (typeof metadata !== 'object' || metadata === null || typeof metadata.name !== 'string') {
+      throw new Error('object without metadata.name');
+    }
+    const copy = { ...metadata };
+    delete copy.managedFields;
+    return { ...(raw as object), metadata: copy } as unknown as T;
+  }
+
+  private emit(event: InformerEvent<T>): void {
+    for (const handler of [...this.handlers]) this.call(handler, event);
+  }
+
+  private call(handler: InformerHandler<T>, event: InformerEvent<T>): void {
+    try {
+      handler(event);
+    } catch (err) {
+      // A broken handler is a bug to report, but it must not stop the cache.
+      this.logger.error('informer event handler failed', {
+        type: event.type,
+        key: objectKey(event.object),
+        error: describeError(err),
+      });
+    }
+  }
+}
+
+/** An informer over the real API server. */
+export function createInformer<T extends KubeObject = KubeObject>(
+  kubeConfig: KubeConfig,
+  resource: ResourceDescriptor,
+  options: InformerOptions,
+): Informer<T> {
+  const logger = options.logger.child({ resource: resourcePath(resource) });
+  return new Informer<T>(new KubeListWatcher(kubeConfig, resource), { ...options, logger });
+}
+
+/** The collection's URL path, e.g. /apis/machine.openshift.io/v1beta1/namespaces/ns/machinesets. */
+export function resourcePath(resource: ResourceDescriptor): string {
+  const { group, version, plural, namespace } = resource;
+  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+  const scope = namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${base}${scope}/${plural}`;
+}
+
+/** List with a plain GET (works for core and custom groups alike), watch with client-node's Watch. */
+export class KubeListWatcher implements ListWatcher {
+  private readonly path: string;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    resource: ResourceDescriptor,
+  ) {
+    this.path = resourcePath(resource);
+  }
+
+  async list(signal: AbortSignal): Promise<ListResult> {
+    const body = (await getJson(this.kubeConfig, this.path, signal)) as {
+      apiVersion?: unknown;
+      kind?: unknown;
+      metadata?: { resourceVersion?: unknown };
+      items?: unknown;
+    } | null;
+    const resourceVersion = body?.metadata?.resourceVersion;
+    if (!Array.isArray(body?.items) || typeof resourceVersion !== 'string') {
+      throw new Error(`GET ${this.path}: not a list`);
+    }
+    // Core lists omit apiVersion/kind on items; fill them from the list.
+    const apiVersion = typeof body.apiVersion === 'string' ? body.apiVersion : undefined;
+    const kind =
+      typeof body.kind === 'string' && body.kind.endsWith('List')
+        ? body.kind.slice(0, -4)
+        : undefined;
+    const defaults = { ...(apiVersion ? { apiVersion } : {}), ...(kind ? { kind } : {}) };
+    const items = (body.items as unknown[]).map((item) =>
+      typeof item === 'object' && item !== null ? { ...defaults, ...item } : item,
+    );
+    return { items, resourceVersion };
+  }
+
+  async watch(
+    options: WatchOptions,
+    onEvent: (event: WatchEvent) => void,
+    onClose: (err?: unknown) => void,
+  ): Promise<WatchHandle> {
+    const controller = await new Watch(this.kubeConfig).watch(
+      this.path,
+      {
+        resourceVersion: options.resourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds: options.timeoutSeconds,
+      },
+      (type: string, object: unknown) => onEvent({ type, object }),
+      (err: unknown) => onClose(err ?? undefined),
+    );
+    return { abort: () => controller.abort() };
+  }
+}
+
+async function getJson(
+  kubeConfig: KubeConfig,
+  path: string,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  const options: https.RequestOptions = {
+    method: 'GET',
+    headers: { Accept: 'application/json' },
+    signal,
+  };
+  await kubeConfig.applyToHTTPSOptions(options);
+  const agent = options.agent;
+  const client = url.protocol === 'http:' ? http : https;
+  try {
+    return await new Promise<unknown>((resolve, reject) => {
+      const request = client.request(url, options, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('close', () => {
+          if (!response.complete) reject(new Error(`GET ${path}: connection closed mid-response`));
+        });
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = response.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            reject(
+              new HttpStatusError(status, `GET ${path}: HTTP ${status}: ${text.slice(0, 500)}`),
+            );
+            return;
+          }
+          try {
+            resolve(JSON.parse(text));
+          } catch (err) {
+            reject(new Error(`GET ${path}: response is not JSON`, { cause: err }));
+          }
+        });
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  } finally {
+    // client-node makes a fresh agent per call; destroy it so no socket outlives the request.
+    if (agent instanceof http.Agent) agent.destroy();
+  }
+}
+
+class HttpStatusError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpStatusError';
+  }
+}
+
+/**
+ * Orders two resourceVersions. They are opaque by contract, but the API server's are etcd
+ * revisions (decimal integers), which client-go's mutation cache also relies on; anything else
+ * is not comparable (undefined).
+ */
+function compareResourceVersions(a: string | undefined, b: string | undefined): number | undefined {
+  if (!a || !b || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The HTTP status of an error from client-node or from our own requests, if it has one. */
+function statusCodeOf(err: unknown): number | undefined {
+  const { statusCode, code } = (err ?? {}) as { statusCode?: unknown; code?: unknown };
+  if (typeof statusCode === 'number') return statusCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(inspect(value));
+}
+
+function describeError(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current !== undefined && depth < 10; depth++) {
+    parts.push(current instanceof Error ? current.message : inspect(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ');
+}

@@ -1,0 +1,63 @@
+// The API resources this controller reads and writes.
+import type { KubeObject } from '../api/types.js';
+
+export interface Resource {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+export const MAPI_MACHINE_SET: Resource = {
+  group: 'machine.openshift.io',
+  version: 'v1beta1',
+  plural: 'machinesets',
+  kind: 'MachineSet',
+  namespaced: true,
+};
+
+export const CAPI_MACHINE_SET: Resource = {
+  group: 'cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'machinesets',
+  kind: 'MachineSet',
+  namespaced: true,
+};
+
+export const CAPI_CLUSTER: Resource = {
+  group: 'cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'clusters',
+  kind: 'Cluster',
+  namespaced: true,
+};
+
+export const INFRASTRUCTURE: Resource = {
+  group: 'config.openshift.io',
+  version: 'v1',
+  plural: 'infrastructures',
+  kind: 'Infrastructure',
+  namespaced: false,
+};
+
+/** The Infrastructure singleton's name. */
+export const INFRASTRUCTURE_NAME = 'cluster';
+
+export function apiVersionOf(resource: Resource): string {
+  return resource.group ? `${resource.group}/${resource.version}` : resource.version;
+}
+
+/** The resource an object belongs to, among the given ones (matched by apiVersion and kind). */
+export function resourceOf(object: KubeObject, candidates: Resource[]): Resource {
+  const match = candidates.find(
+    (r) => apiVersionOf(r) === object.apiVersion && r.kind === object.kind,
+  );
+  if (!match) throw new Error(`no known resource for ${object.apiVersion} ${object.kind}`);
+  return match;
+}
+
+export function objectKey(object: KubeObject): string {
+  const { namespace, name } = object.metadata;
+  return namespace ? `${namespace}/${name}` : name;
+}

@@ -1,0 +1,45 @@
+// Structured logging: JSON in the cluster, readable text on a terminal.
+// Modules take the narrow Logger interface, never winston itself.
+import winston from 'winston';
+
+export type LogMeta = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, meta?: LogMeta): void;
+  info(message: string, meta?: LogMeta): void;
+  warn(message: string, meta?: LogMeta): void;
+  error(message: string, meta?: LogMeta): void;
+  child(meta: LogMeta): Logger;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'text';
+
+export function createLogger(level: LogLevel, format: LogFormat): Logger {
+  const formats =
+    format === 'json'
+      ? winston.format.combine(winston.format.timestamp(), winston.format.json())
+      : winston.format.combine(
+          winston.format.timestamp({ format: 'HH:mm:ss.SSS' }),
+          winston.format.printf(({ timestamp, level: lvl, message, ...meta }) => {
+            const rest = Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : '';
+            return `${String(timestamp)} ${lvl.toUpperCase().padEnd(5)} ${String(message)}${rest}`;
+          }),
+        );
+  return winston.createLogger({
+    level,
+    format: formats,
+    transports: [
+      new winston.transports.Console({ stderrLevels: ['debug', 'info', 'warn', 'error'] }),
+    ],
+  });
+}
+
+/** A logger that drops everything, for tests. */
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silentLogger,
+};

@@ -1,0 +1,69 @@
+// The Synchronized condition on the MAPI MachineSet. Pure: the caller passes the time.
+import type { MapiCondition } from '../api/types.js';
+import { SYNCHRONIZED } from './markers.js';
+
+/** Reason identifiers, compatible with OpenShift's own sync controller. */
+export const Reason = {
+  Synchronized: 'ResourceSynchronized',
+  ConversionFailed: 'FailedToConvertMAPIMachineSetToCAPI',
+  InfraResourcesUnavailable: 'FailedToGetCAPIInfraResources',
+  CreateFailed: 'FailedToCreateCAPIMachineSet',
+  UpdateFailed: 'FailedToUpdateCAPIMachineSet',
+  TemplateUpdateFailed: 'FailedToUpdateCAPIInfraMachineTemplate',
+  MapiUpdateFailed: 'FailedToUpdateMAPIMachineSet',
+  AuthorityChanged: 'AuthoritativeAPIChanged',
+} as const;
+export type Reason = (typeof Reason)[keyof typeof Reason];
+
+export interface SyncState {
+  status: 'True' | 'False' | 'Unknown';
+  reason: Reason;
+  message: string;
+}
+
+const SEVERITY = { True: '', False: 'Error', Unknown: 'Info' } as const;
+
+export function findSynchronized(
+  conditions: MapiCondition[] | undefined,
+): MapiCondition | undefined {
+  return conditions?.find((c) => c.type === SYNCHRONIZED);
+}
+
+/** The condition for a state; lastTransitionTime moves only when the status changes. */
+export function synchronizedCondition(
+  state: SyncState,
+  previous: MapiCondition | undefined,
+  now: string,
+): MapiCondition {
+  return {
+    type: SYNCHRONIZED,
+    status: state.status,
+    severity: SEVERITY[state.status],
+    reason: state.reason,
+    message: state.message,
+    lastTransitionTime:
+      previous && previous.status === state.status ? previous.lastTransitionTime : now,
+  };
+}
+
+/** True when writing `state` would change what the condition says. */
+export function conditionDiffers(previous: MapiCondition | undefined, state: SyncState): boolean {
+  return (
+    !previous ||
+    previous.status !== state.status ||
+    previous.reason !== state.reason ||
+    (previous.message ?? '') !== state.message ||
+    (previous.severity ?? '') !== SEVERITY[state.status]
+  );
+}
+
+/** Replaces the condition of the same type, keeping the others and their order. */
+export function withCondition(
+  conditions: MapiCondition[] | undefined,
+  condition: MapiCondition,
+): MapiCondition[] {
+  const list = conditions ?? [];
+  const index = list.findIndex((c) => c.type === condition.type);
+  if (index === -1) return [...list, condition];
+  return list.map((c, i) => (i === index ? condition : c));
+}

@@ -1,0 +1,471 @@
+// The controller end to end against the real API server and CRDs.
+import { expect } from 'chai';
+import type {
+  CapiMachineSet,
+  KubeObject,
+  MachineTemplate,
+  MapiMachineSet,
+} from '../../src/api/types.js';
+import { FINALIZER, PAUSED_ANNOTATION, SOURCE_ANNOTATION } from '../../src/sync/markers.js';
+import { eventually } from '../support/eventually.js';
+import {
+  AWS_TEMPLATES,
+  awsMachineSet,
+  CAPI,
+  core,
+  customObjects,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+  type TestController,
+} from '../support/controller.js';
+
+const api = customObjects;
+
+async function getMapi(c: TestController, name: string): Promise<MapiMachineSet> {
+  return (await api().getNamespacedCustomObject({
+    ...MAPI,
+    namespace: c.mapiNamespace,
+    name,
+  })) as MapiMachineSet;
+}
+
+async function getMirror(c: TestController, name: string): Promise<CapiMachineSet | undefined> {
+  try {
+    return (await api().getNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name,
+    })) as CapiMachineSet;
+  } catch (err) {
+    if ((err as { code?: number }).code === 404) return undefined;
+    throw err;
+  }
+}
+
+async function listTemplates(c: TestController): Promise<MachineTemplate[]> {
+  const list = (await api().listNamespacedCustomObject({
+    ...AWS_TEMPLATES,
+    namespace: c.capiNamespace,
+  })) as { items: MachineTemplate[] };
+  return list.items;
+}
+
+function synchronized(mapi: MapiMachineSet) {
+  return mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
+}
+
+async function createMapi(c: TestController, body: MapiMachineSet, authority = 'MachineAPI') {
+  await api().createNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, body });
+  if (authority) await setMapiStatus(c, body.metadata.name, { authoritativeAPI: authority });
+}
+
+/** Merges fields into the MAPI status, as the MAPI controllers would; retried on conflicts. */
+async function setMapiStatus(c: TestController, name: string, status: Record<string, unknown>) {
+  await eventually(async () => {
+    const current = await getMapi(c, name);
+    await api().replaceNamespacedCustomObjectStatus({
+      ...MAPI,
+      namespace: c.mapiNamespace,
+      name,
+      body: { ...current, status: { ...current.status, ...status } },
+    });
+  });
+}
+
+async function patchMapi(c: TestController, name: string, ops: object[]) {
+  await api().patchNamespacedCustomObject({
+    ...MAPI,
+    namespace: c.mapiNamespace,
+    name,
+    body: ops,
+  });
+}
+
+/** Waits until the MachineSet is synchronized at its current generation. */
+async function waitSynchronized(c: TestController, name: string): Promise<MapiMachineSet> {
+  return eventually(async () => {
+    const mapi = await getMapi(c, name);
+    expect(synchronized(mapi), JSON.stringify(mapi.status)).to.include({
+      status: 'True',
+      reason: 'ResourceSynchronized',
+    });
+    expect(mapi.status?.synchronizedGeneration).to.equal(mapi.metadata.generation);
+    return mapi;
+  });
+}
+
+async function waitCondition(c: TestController, name: string, status: string, reason: string) {
+  return eventually(async () => {
+    const mapi = await getMapi(c, name);
+    expect(synchronized(mapi), JSON.stringify(mapi.status)).to.include({ status, reason });
+    return mapi;
+  });
+}
+
+describe('sync controller (AWS)', function () {
+  this.timeout(120_000);
+
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('mirrors a new MachineSet into a paused CAPI MachineSet with an owned template', async () => {
+    const c = await startTestController();
+    await createMapi(c, awsMachineSet('worker-a', c.mapiNamespace));
+    const mapi = await waitSynchronized(c, 'worker-a');
+    expect(mapi.status?.synchronizedGeneration).to.equal(1);
+    expect(mapi.metadata.finalizers).to.include(FINALIZER);
+    expect(synchronized(mapi)?.severity ?? '').to.equal('');
+
+    const mirror = (await getMirror(c, 'worker-a'))!;
+    expect(mirror.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+    expect(mirror.metadata.finalizers).to.include(FINALIZER);
+    expect(mirror.spec.clusterName).to.equal('demo-abc12');
+    expect(mirror.spec.replicas).to.equal(2);
+    expect(mirror.spec.selector.matchLabels).to.include({
+      'cluster.x-k8s.io/cluster-name': 'demo-abc12',
+    });
+    expect(mirror.spec.template.metadata?.labels).to.include({
+      'node-role.kubernetes.io/worker': '',
+      'cluster.x-k8s.io/cluster-name': 'demo-abc12',
+    });
+    expect(mirror.spec.template.spec.failureDomain).to.equal('us-east-1a');
+    expect(mirror.spec.template.spec.bootstrap.dataSecretName).to.equal('worker-user-data');
+
+    const templates = await listTemplates(c);
+    expect(templates).to.have.length(1);
+    const template = templates[0]!;
+    expect(mirror.spec.template.spec.infrastructureRef).to.deep.equal({
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'AWSMachineTemplate',
+      name: template.metadata.name,
+    });
+    expect(template.metadata.name).to.match(/^worker-a-[0-9a-f]{10}$/);
+    expect(template.metadata.annotations?.[SOURCE_ANNOTATION]).to.equal('worker-a');
+    expect(template.metadata.ownerReferences?.map((r) => r.uid)).to.deep.equal([
+      mirror.metadata.uid,
+    ]);
+    expect(template.spec.template.spec).to.include({ instanceType: 'm6i.xlarge' });
+  });
+
+  it('follows replicas, providerSpec, metadata and status changes', async () => {
+    const c = await startTestController();
+    await createMapi(c, awsMachineSet('worker-b', c.mapiNamespace));
+    await waitSynchronized(c, 'worker-b');
+    const [first] = await listTemplates(c);
+
+    // replicas: the mirror follows, the template stays
+    await patchMapi(c, 'worker-b', [{ op: 'replace', path: '/spec/replicas', value: 4 }]);
+    await eventually(async () =>
+      expect((await getMirror(c, 'worker-b'))?.spec.replicas).to.equal(4),
+    );
+    await waitSynchronized(c, 'worker-b');
+    expect((await listTemplates(c)).map((t) => t.metadata.name)).to.deep.equal([
+      first!.metadata.name,
+    ]);
+
+    // metadata only: labels follow, no new template
+    await patchMapi(c, 'worker-b', [{ op: 'add', path: '/metadata/labels/team', value: 'blue' }]);
+    await eventually(async () =>
+      expect((await getMirror(c, 'worker-b'))?.metadata.labels).to.include({ team: 'blue' }),
+    );
+    expect((await listTemplates(c)).map((t) => t.metadata.name)).to.deep.equal([
+      first!.metadata.name,
+    ]);
+
+    // instanceType: a new template, the mirror repointed, the old template gone
+    await patchMapi(c, 'worker-b', [
+      {
+        op: 'replace',
+        path: '/spec/template/spec/providerSpec/value/instanceType',
+        value: 'm6i.2xlarge',
+      },
+    ]);
+    await eventually(async () => {
+      const templates = await listTemplates(c);
+      expect(templates).to.have.length(1);
+      expect(templates[0]!.metadata.name).to.not.equal(first!.metadata.name);
+      expect(templates[0]!.spec.template.spec).to.include({ instanceType: 'm6i.2xlarge' });
+      const mirror = await getMirror(c, 'worker-b');
+      expect(mirror?.spec.template.spec.infrastructureRef.name).to.equal(
+        templates[0]!.metadata.name,
+      );
+    });
+    await waitSynchronized(c, 'worker-b');
+
+    // MAPI status: copied to the mirror once it describes the current generation
+    const mapi = await getMapi(c, 'worker-b');
+    await setMapiStatus(c, 'worker-b', {
+      replicas: 4,
+      readyReplicas: 3,
+      availableReplicas: 2,
+      observedGeneration: mapi.metadata.generation,
+    });
+    await eventually(async () => {
+      const mirror = await getMirror(c, 'worker-b');
+      expect(mirror?.status).to.include({ replicas: 4, readyReplicas: 3, availableReplicas: 2 });
+      expect(mirror?.status?.observedGeneration).to.equal(mirror?.metadata.generation);
+      expect(mirror?.status?.conditions?.every((cond) => cond.reason.length > 0)).to.equal(true);
+    });
+  });
+
+  it('makes zero writes when nothing changed', async () => {
+    const c = await startTestController();
+    const names = ['noop-a', 'noop-b', 'noop-c'];
+    for (const name of names) await createMapi(c, awsMachineSet(name, c.mapiNamespace));
+    for (const name of names) await waitSynchronized(c, name);
+    await setMapiStatus(c, 'noop-a', { replicas: 2, readyReplicas: 2, observedGeneration: 1 });
+    await eventually(async () =>
+      expect((await getMirror(c, 'noop-a'))?.status?.readyReplicas).to.equal(2),
+    );
+
+    const snapshot = async () => {
+      const versions = new Map<string, string>();
+      const lists = await Promise.all([
+        api().listNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace }),
+        api().listNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace }),
+        api().listNamespacedCustomObject({ ...AWS_TEMPLATES, namespace: c.capiNamespace }),
+        core().listNamespacedEvent({ namespace: c.mapiNamespace }),
+      ]);
+      for (const list of lists) {
+        for (const item of (list as { items: KubeObject[] }).items) {
+          versions.set(`${item.kind}/${item.metadata.name}`, item.metadata.resourceVersion ?? '');
+        }
+      }
+      return versions;
+    };
+    const before = await snapshot();
+    const reconciled = c.reconciler.completed;
+    c.resyncAll();
+    await eventually(() =>
+      expect(c.reconciler.completed).to.be.at.least(reconciled + names.length),
+    );
+    const after = await snapshot();
+    const changed = [...after].filter(([key, rv]) => before.get(key) !== rv);
+    expect(changed, 'objects written by a no-op resync').to.have.length(0);
+    expect(after.size).to.equal(before.size);
+  });
+
+  it('acts on each authority: ClusterAPI initial sync unpaused, Migrating and empty write nothing', async () => {
+    const c = await startTestController();
+    await createMapi(c, awsMachineSet('capi-first', c.mapiNamespace), 'ClusterAPI');
+    await createMapi(c, awsMachineSet('migrating', c.mapiNamespace), 'MachineAPI');
+    await createMapi(c, awsMachineSet('unset', c.mapiNamespace), '');
+
+    await waitSynchronized(c, 'migrating');
+    await setMapiStatus(c, 'migrating', { authoritativeAPI: 'Migrating' });
+    await waitCondition(c, 'migrating', 'Unknown', 'AuthoritativeAPIChanged');
+    const mirrorBefore = await getMirror(c, 'migrating');
+    await patchMapi(c, 'migrating', [{ op: 'replace', path: '/spec/replicas', value: 7 }]);
+
+    await waitCondition(c, 'capi-first', 'True', 'ResourceSynchronized');
+    const capiFirst = await getMirror(c, 'capi-first');
+    expect(capiFirst?.metadata.annotations ?? {}).to.not.have.property(PAUSED_ANNOTATION);
+
+    const unset = await waitCondition(c, 'unset', 'Unknown', 'AuthoritativeAPIChanged');
+    expect(synchronized(unset)?.severity).to.equal('Info');
+    expect(await getMirror(c, 'unset')).to.equal(undefined);
+
+    // ClusterAPI with a mirror: a MAPI change is not written to CAPI
+    await patchMapi(c, 'capi-first', [{ op: 'replace', path: '/spec/replicas', value: 9 }]);
+    await waitCondition(c, 'capi-first', 'Unknown', 'AuthoritativeAPIChanged');
+    expect((await getMirror(c, 'capi-first'))?.spec.replicas).to.equal(2);
+    expect((await getMirror(c, 'migrating'))?.spec).to.deep.equal(mirrorBefore?.spec);
+  });
+
+  it('deletes the mirror and our templates with the MAPI MachineSet, releasing every finalizer', async () => {
+    const c = await startTestController();
+    await createMapi(c, awsMachineSet('doomed', c.mapiNamespace));
+    await waitSynchronized(c, 'doomed');
+    await api().deleteNamespacedCustomObject({
+      ...MAPI,
+      namespace: c.mapiNamespace,
+      name: 'doomed',
+    });
+    await eventually(async () => {
+      const gone = await api()
+        .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name: 'doomed' })
+        .then(
+          () => false,
+          (err: { code?: number }) => err.code === 404,
+        );
+      expect(gone, 'MAPI MachineSet released').to.equal(true);
+      expect(await getMirror(c, 'doomed')).to.equal(undefined);
+      expect(await listTemplates(c)).to.have.length(0);
+    });
+  });
+
+  it('recreates a mirror deleted by someone while MAPI is authoritative, keeping MAPI', async () => {
+    const c = await startTestController();
+    await createMapi(c, awsMachineSet('resilient', c.mapiNamespace));
+    await waitSynchronized(c, 'resilient');
+    const before = (await getMirror(c, 'resilient'))!;
+    await api().deleteNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'resilient',
+    });
+    await eventually(async () => {
+      const mirror = await getMirror(c, 'resilient');
+      expect(mirror?.metadata.uid).to.be.a('string').and.not.equal(before.metadata.uid);
+      expect(mirror?.metadata.deletionTimestamp).to.equal(undefined);
+      const templates = await listTemplates(c);
+      expect(templates).to.have.length(1);
+      expect(templates[0]!.metadata.ownerReferences?.[0]?.uid).to.equal(mirror?.metadata.uid);
+    });
+    expect((await getMapi(c, 'resilient')).metadata.deletionTimestamp).to.equal(undefined);
+  });
+
+  it('never deletes a template it did not create', async () => {
+    const c = await startTestController();
+    await api().createNamespacedCustomObject({
+      ...AWS_TEMPLATES,
+      namespace: c.capiNamespace,
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSMachineTemplate',
+        metadata: {
+          name: 'hand-made',
+          labels: { 'sync.machine.openshift.io/machine-set': 'keep' },
+        },
+        spec: { template: { spec: { instanceType: 'm6i.large' } } },
+      },
+    });
+    await createMapi(c, awsMachineSet('keep', c.mapiNamespace));
+    await waitSynchronized(c, 'keep');
+    await patchMapi(c, 'keep', [
+      {
+        op: 'replace',
+        path: '/spec/template/spec/providerSpec/value/instanceType',
+        value: 'c6i.large',
+      },
+    ]);
+    await eventually(async () => {
+      const names = (await listTemplates(c)).map((t) => t.metadata.name);
+      expect(names).to.have.length(2);
+      expect(names).to.include('hand-made');
+    });
+    await waitSynchronized(c, 'keep');
+    expect((await listTemplates(c)).map((t) => t.metadata.name)).to.include('hand-made');
+  });
+
+  it('picks up a change of the Infrastructure name', async () => {
+    const c = await startTestController();
+    try {
+      await createMapi(c, awsMachineSet('renamed', c.mapiNamespace));
+      await waitSynchronized(c, 'renamed');
+      await setInfrastructure({ ...DEFAULT_INFRASTRUCTURE, infrastructureName: 'demo-xyz99' });
+      await eventually(async () => {
+        const mirror = await getMirror(c, 'renamed');
+        expect(mirror?.spec.clusterName).to.equal('demo-xyz99');
+        expect(mirror?.spec.template.spec.clusterName).to.equal('demo-xyz99');
+      });
+    } finally {
+      await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+    }
+  });
+
+  describe('bad input', () => {
+    it('reports each bad MachineSet on its own condition and event, and keeps a healthy one in sync', async () => {
+      const c = await startTestController();
+      const ns = c.mapiNamespace;
+      await createMapi(c, awsMachineSet('healthy', ns));
+
+      // The MAPI CRD only checks that providerSpec.value is an object; its content is ours to judge.
+      const malformed = awsMachineSet('malformed', ns);
+      Object.assign(malformed.spec.template!.spec!.providerSpec!.value as object, {
+        instanceType: 12345,
+        blockDevices: 'not-a-list',
+      });
+      const otherPlatform = awsMachineSet('other-platform', ns);
+      otherPlatform.spec.template!.spec!.providerSpec!.value = {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'GCPMachineProviderSpec',
+        machineType: 'n2-standard-4',
+      };
+      const amiArn = awsMachineSet('ami-arn', ns);
+      (amiArn.spec.template!.spec!.providerSpec!.value as { ami: object }).ami = {
+        arn: 'arn:aws:ec2:us-east-1::image/ami-0abcdef1234567890',
+      };
+      // A real owner: the garbage collector deletes objects whose owner does not exist.
+      const owner = await core().createNamespacedConfigMap({
+        namespace: ns,
+        body: { metadata: { name: 'machine-set-owner' } },
+      });
+      const owned = awsMachineSet('foreign-owner', ns);
+      owned.metadata.ownerReferences = [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          name: 'machine-set-owner',
+          uid: owner.metadata!.uid!,
+        },
+      ];
+      for (const bad of [malformed, otherPlatform, amiArn, owned]) await createMapi(c, bad);
+
+      const expectations: [string, RegExp][] = [
+        [
+          'malformed',
+          /providerSpec\.value\.instanceType.*providerSpec\.value\.blockDevices|providerSpec\.value\.blockDevices.*providerSpec\.value\.instanceType/,
+        ],
+        [
+          'other-platform',
+          /providerSpec\.value\.kind: is GCPMachineProviderSpec.*AWSMachineProviderConfig/,
+        ],
+        ['ami-arn', /providerSpec\.value\.ami/],
+        ['foreign-owner', /metadata\.ownerReferences/],
+      ];
+      for (const [name, pattern] of expectations) {
+        const mapi = await waitCondition(c, name, 'False', 'FailedToConvertMAPIMachineSetToCAPI');
+        expect(synchronized(mapi)?.severity).to.equal('Error');
+        expect(synchronized(mapi)?.message).to.match(pattern);
+        expect(await getMirror(c, name)).to.equal(undefined);
+      }
+      await eventually(async () => {
+        const events = await core().listNamespacedEvent({ namespace: ns });
+        const failed = events.items.filter(
+          (e) => e.reason === 'FailedToConvertMAPIMachineSetToCAPI',
+        );
+        expect(failed.map((e) => e.involvedObject.name).sort()).to.deep.equal(
+          expectations.map(([name]) => name).sort(),
+        );
+      });
+      await waitSynchronized(c, 'healthy');
+    });
+
+    it('mirrors a MachineSet whose name is 253 characters long', async () => {
+      const c = await startTestController();
+      const name = `${'a'.repeat(120)}.${'b'.repeat(132)}`;
+      expect(name).to.have.length(253);
+      await createMapi(c, awsMachineSet(name, c.mapiNamespace));
+      await waitSynchronized(c, name);
+      const [template] = await listTemplates(c);
+      expect(template!.metadata.name.length).to.be.at.most(253);
+      expect(template!.metadata.annotations?.[SOURCE_ANNOTATION]).to.equal(name);
+      expect((await getMirror(c, name))?.spec.template.spec.infrastructureRef.name).to.equal(
+        template!.metadata.name,
+      );
+    });
+
+    it('reports an unsupported platform from the Infrastructure', async () => {
+      try {
+        await setInfrastructure({
+          infrastructureName: 'demo-abc12',
+          platform: 'BareMetal',
+          platformStatus: { type: 'BareMetal' },
+        });
+        const c = await startTestController();
+        await createMapi(c, awsMachineSet('on-metal', c.mapiNamespace));
+        const mapi = await waitCondition(
+          c,
+          'on-metal',
+          'False',
+          'FailedToConvertMAPIMachineSetToCAPI',
+        );
+        expect(synchronized(mapi)?.message).to.contain('"BareMetal" has no Cluster API conversion');
+      } finally {
+        await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+      }
+    });
+  });
+});

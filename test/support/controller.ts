@@ -1,0 +1,158 @@
+// Runs the real controller in-process against the test control plane, one per test.
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { Infrastructure, MapiMachineSet } from '../../src/api/types.js';
+import { startController, type RunningController } from '../../src/controller/controller.js';
+import { converterFor } from '../../src/conversion/platforms.js';
+import { createLogger, silentLogger } from '../../src/logging.js';
+import { adminConfig, testNamespace } from './cluster.js';
+
+const running: RunningController[] = [];
+
+export interface TestController extends RunningController {
+  mapiNamespace: string;
+  capiNamespace: string;
+}
+
+/** Starts a controller on two fresh namespaces; it is stopped after the test. */
+export async function startTestController(
+  options: { kubeConfig?: KubeConfig; platform?: string; workers?: number } = {},
+): Promise<TestController> {
+  const mapiNamespace = await testNamespace('mapi');
+  const capiNamespace = await testNamespace('capi');
+  const controller = startController({
+    kubeConfig: options.kubeConfig ?? adminConfig(),
+    mapiNamespace,
+    capiNamespace,
+    ...(options.platform ? { platform: options.platform } : {}),
+    workers: options.workers ?? 2,
+    converterFor,
+    logger: process.env.TEST_CONTROLLER_LOGS ? createLogger('debug', 'text') : silentLogger,
+    watchTimeoutSeconds: { min: 20, max: 40 },
+  });
+  running.push(controller);
+  await controller.ready;
+  return { ...controller, mapiNamespace, capiNamespace };
+}
+
+export async function stopTestControllers(): Promise<void> {
+  await Promise.all(running.splice(0).map((c) => c.stop()));
+}
+
+/** Creates or replaces the cluster's Infrastructure "cluster", spec and status. */
+export async function setInfrastructure(
+  status: NonNullable<Infrastructure['status']>,
+): Promise<void> {
+  const api = adminConfig().makeApiClient(CustomObjectsApi);
+  const where = {
+    group: 'config.openshift.io',
+    version: 'v1',
+    plural: 'infrastructures',
+    name: 'cluster',
+  };
+  const type = status.platformStatus?.type ?? 'AWS';
+  let current: Infrastructure;
+  try {
+    current = (await api.getClusterCustomObject(where)) as Infrastructure;
+  } catch {
+    current = (await api.createClusterCustomObject({
+      ...where,
+      body: {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'Infrastructure',
+        metadata: { name: 'cluster' },
+        spec: { platformSpec: { type } },
+      },
+    })) as Infrastructure;
+  }
+  await api.replaceClusterCustomObjectStatus({
+    ...where,
+    body: { ...current, status: { platform: type, ...status } },
+  });
+}
+
+export const DEFAULT_INFRASTRUCTURE = {
+  infrastructureName: 'demo-abc12',
+  platform: 'AWS',
+  platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
+};
+
+/** An installer-style AWS worker MachineSet. */
+export function awsMachineSet(
+  name: string,
+  namespace: string,
+  overrides: { instanceType?: string; zone?: string; replicas?: number } = {},
+): MapiMachineSet {
+  const zone = overrides.zone ?? 'us-east-1a';
+  const selectorLabels =
+    name.length <= 63
+      ? { 'machine.openshift.io/cluster-api-machineset': name }
+      : { 'machine.openshift.io/cluster-api-machineset': 'long-name' };
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'MachineSet',
+    metadata: {
+      name,
+      namespace,
+      labels: { 'machine.openshift.io/cluster-api-cluster': 'demo-abc12' },
+    },
+    spec: {
+      replicas: overrides.replicas ?? 2,
+      selector: {
+        matchLabels: {
+          'machine.openshift.io/cluster-api-cluster': 'demo-abc12',
+          ...selectorLabels,
+        },
+      },
+      template: {
+        metadata: {
+          labels: {
+            'machine.openshift.io/cluster-api-cluster': 'demo-abc12',
+            'machine.openshift.io/cluster-api-machine-role': 'worker',
+            'machine.openshift.io/cluster-api-machine-type': 'worker',
+            ...selectorLabels,
+          },
+        },
+        spec: {
+          metadata: {},
+          providerSpec: {
+            value: {
+              apiVersion: 'machine.openshift.io/v1beta1',
+              kind: 'AWSMachineProviderConfig',
+              ami: { id: 'ami-0abcdef1234567890' },
+              instanceType: overrides.instanceType ?? 'm6i.xlarge',
+              blockDevices: [{ ebs: { encrypted: true, volumeSize: 120, volumeType: 'gp3' } }],
+              credentialsSecret: { name: 'aws-cloud-credentials' },
+              iamInstanceProfile: { id: 'demo-abc12-worker-profile' },
+              placement: { availabilityZone: zone, region: 'us-east-1' },
+              securityGroups: [
+                { filters: [{ name: 'tag:Name', values: ['demo-abc12-node'] }] },
+                { filters: [{ name: 'tag:Name', values: ['demo-abc12-lb'] }] },
+              ],
+              subnet: {
+                filters: [{ name: 'tag:Name', values: [`demo-abc12-subnet-private-${zone}`] }],
+              },
+              tags: [{ name: 'kubernetes.io/cluster/demo-abc12', value: 'owned' }],
+              userDataSecret: { name: 'worker-user-data' },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+export const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
+export const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
+export const AWS_TEMPLATES = {
+  group: 'infrastructure.cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'awsmachinetemplates',
+};
+
+export function customObjects(): CustomObjectsApi {
+  return adminConfig().makeApiClient(CustomObjectsApi);
+}
+
+export function core(): CoreV1Api {
+  return adminConfig().makeApiClient(CoreV1Api);
+}

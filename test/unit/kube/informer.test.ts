@@ -1,0 +1,646 @@
+import { expect } from 'chai';
+import type { KubeObject } from '../../../src/api/types.js';
+import {
+  type Clock,
+  Informer,
+  type InformerEvent,
+  type InformerOptions,
+  type ListResult,
+  type ListWatcher,
+  type WatchEvent,
+  type WatchHandle,
+  type WatchOptions,
+  objectKey,
+  resourcePath,
+} from '../../../src/kube/informer.js';
+import type { LogMeta, Logger } from '../../../src/logging.js';
+
+/** Lets promise chains and immediates run. */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** A manual clock: timers fire only when the test advances time. */
+class FakeClock implements Clock {
+  private time = 0;
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; callback: () => void }>();
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + Math.max(0, ms), callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  /** Moves time forward, firing due timers in order and letting the informer react to each. */
+  async advance(ms: number): Promise<void> {
+    const target = this.time + ms;
+    for (;;) {
+      await flush();
+      let next: [number, { at: number; callback: () => void }] | undefined;
+      for (const entry of this.timers) {
+        if (entry[1].at <= target && (!next || entry[1].at < next[1].at)) next = entry;
+      }
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.time = next[1].at;
+      next[1].callback();
+    }
+    this.time = target;
+    await flush();
+  }
+}
+
+class FakeWatch implements WatchHandle {
+  aborted = false;
+
+  constructor(
+    readonly options: WatchOptions,
+    private readonly onEvent: (event: WatchEvent) => void,
+    private readonly onClose: (err?: unknown) => void,
+  ) {}
+
+  abort(): void {
+    this.aborted = true;
+  }
+
+  emit(type: string, object: unknown): void {
+    this.onEvent({ type, object });
+  }
+
+  close(err?: unknown): void {
+    this.onClose(err);
+  }
+}
+
+interface PendingList {
+  signal: AbortSignal;
+  resolve(result: ListResult): void;
+  reject(err: unknown): void;
+}
+
+/** A transport the test drives by hand: every list and watch call is recorded. */
+class FakeListWatcher implements ListWatcher {
+  readonly lists: PendingList[] = [];
+  readonly watches: FakeWatch[] = [];
+  /** When set, the next watch call fails to start with this error. */
+  failNextWatchStart: Error | undefined;
+
+  list(signal: AbortSignal): Promise<ListResult> {
+    return new Promise((resolve, reject) => this.lists.push({ signal, resolve, reject }));
+  }
+
+  watch(
+    options: WatchOptions,
+    onEvent: (event: WatchEvent) => void,
+    onClose: (err?: unknown) => void,
+  ): Promise<WatchHandle> {
+    const failure = this.failNextWatchStart;
+    this.failNextWatchStart = undefined;
+    if (failure) return Promise.reject(failure);
+    const watch = new FakeWatch(options, onEvent, onClose);
+    this.watches.push(watch);
+    return Promise.resolve(watch);
+  }
+
+  lastList(): PendingList {
+    const list = this.lists.at(-1);
+    if (!list) throw new Error('no list call');
+    return list;
+  }
+
+  lastWatch(): FakeWatch {
+    const watch = this.watches.at(-1);
+    if (!watch) throw new Error('no watch call');
+    return watch;
+  }
+}
+
+function recordingLogger(): Logger & {
+  records: { level: string; message: string; meta?: LogMeta }[];
+} {
+  const records: { level: string; message: string; meta?: LogMeta }[] = [];
+  const at =
+    (level: string) =>
+    (message: string, meta?: LogMeta): void =>
+      void records.push({ level, message, meta });
+  const logger = {
+    records,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+function machineSet(name: string, resourceVersion: string, replicas = 1): KubeObject {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'MachineSet',
+    metadata: {
+      name,
+      namespace: 'ns',
+      resourceVersion,
+      labels: { app: name },
+      managedFields: [{ manager: 'kubectl', operation: 'Update' }],
+    },
+    spec: { replicas },
+  } as KubeObject;
+}
+
+function bookmark(resourceVersion: string): unknown {
+  return {
+    kind: 'MachineSet',
+    apiVersion: 'machine.openshift.io/v1beta1',
+    metadata: { resourceVersion },
+  };
+}
+
+/** 'add ns/a@5', 'update ns/a@5→7', 'delete ns/a@7'. */
+function describeEvent(event: InformerEvent<KubeObject>): string {
+  const at = `${objectKey(event.object)}@${event.object.metadata.resourceVersion}`;
+  if (event.type === 'update')
+    return `update ${objectKey(event.object)}@${event.old.metadata.resourceVersion}→${event.object.metadata.resourceVersion}`;
+  return `${event.type} ${at}`;
+}
+
+describe('Informer', () => {
+  let clock: FakeClock;
+  let transport: FakeListWatcher;
+  let logger: ReturnType<typeof recordingLogger>;
+  let informer: Informer;
+  let events: string[];
+
+  function create(options: Partial<InformerOptions> = {}): Informer {
+    informer = new Informer(transport, { logger, clock, watchTimeoutSeconds: 300, ...options });
+    events = [];
+    informer.on((event) => events.push(describeEvent(event)));
+    return informer;
+  }
+
+  /** Starts the informer and answers its first list. */
+  async function startSynced(items: KubeObject[], resourceVersion = '10'): Promise<void> {
+    informer.start();
+    await flush();
+    transport.lastList().resolve({ items, resourceVersion });
+    await flush();
+    expect(informer.hasSynced()).to.equal(true);
+  }
+
+  /** Asserts that `count()` grows exactly `ms` after now, not 1 ms earlier. */
+  async function expectRetryAfter(ms: number, count: () => number): Promise<void> {
+    const before = count();
+    await clock.advance(ms - 1);
+    expect(count(), `nothing retried 1 ms before ${ms} ms`).to.equal(before);
+    await clock.advance(1);
+    expect(count(), `retried after ${ms} ms`).to.equal(before + 1);
+  }
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    transport = new FakeListWatcher();
+    logger = recordingLogger();
+    create();
+  });
+
+  afterEach(async () => {
+    await informer.stop();
+  });
+
+  describe('initial list', () => {
+    it('stores the listed objects, emits adds, syncs, then watches from the list resourceVersion', async () => {
+      informer.start();
+      await flush();
+      expect(transport.lists).to.have.length(1);
+      expect(informer.hasSynced()).to.equal(false);
+      let synced = false;
+      void informer.waitForSync().then(() => (synced = true));
+      await flush();
+      expect(synced, 'not synced before the list answers').to.equal(false);
+      expect(transport.watches, 'no watch before the list').to.have.length(0);
+
+      transport
+        .lastList()
+        .resolve({ items: [machineSet('a', '5'), machineSet('b', '6')], resourceVersion: '10' });
+      await flush();
+
+      expect(events).to.deep.equal(['add ns/a@5', 'add ns/b@6']);
+      expect(informer.list().map(objectKey)).to.deep.equal(['ns/a', 'ns/b']);
+      expect(informer.get('ns', 'a')?.metadata.resourceVersion).to.equal('5');
+      expect(informer.get('ns/b')?.metadata.resourceVersion).to.equal('6');
+      expect(informer.get('ns', 'missing')).to.equal(undefined);
+      expect(informer.hasSynced()).to.equal(true);
+      expect(synced).to.equal(true);
+      expect(transport.watches).to.have.length(1);
+      expect(transport.lastWatch().options).to.deep.equal({
+        resourceVersion: '10',
+        timeoutSeconds: 300,
+      });
+    });
+
+    it('strips managedFields and keeps the rest of the metadata', async () => {
+      const listed = machineSet('a', '5');
+      await startSynced([listed]);
+      transport.lastWatch().emit('ADDED', machineSet('b', '11'));
+      for (const key of ['ns/a', 'ns/b']) {
+        const stored = informer.get(key);
+        expect(stored?.metadata).to.not.have.property('managedFields');
+        expect(stored?.metadata.labels).to.deep.equal({ app: key.slice(3) });
+      }
+      expect(listed.metadata.managedFields, 'the input is not mutated').to.have.length(1);
+    });
+
+    it('retries a failed list with exponential backoff', async () => {
+      informer.start();
+      await flush();
+      transport.lastList().reject(new Error('503 Service Unavailable'));
+      await expectRetryAfter(200, () => transport.lists.length);
+      transport.lastList().reject(new Error('connection refused'));
+      await expectRetryAfter(400, () => transport.lists.length);
+      transport.lastList().reject(new Error('connection refused'));
+      await expectRetryAfter(800, () => transport.lists.length);
+      expect(informer.hasSynced()).to.equal(false);
+      transport.lastList().resolve({ items: [machineSet('a', '5')], resourceVersion: '10' });
+      await flush();
+      expect(informer.hasSynced()).to.equal(true);
+      expect(events).to.deep.equal(['add ns/a@5']);
+      expect(transport.watches, 'the watch starts at once after a good list').to.have.length(1);
+      expect(logger.records.filter((r) => r.message === 'list failed; retrying')).to.have.length(3);
+    });
+
+    it('caps the backoff', async () => {
+      create({ backoff: { initialMs: 100, maxMs: 300 } });
+      informer.start();
+      await flush();
+      for (const delay of [100, 200, 300, 300]) {
+        transport.lastList().reject(new Error('down'));
+        await expectRetryAfter(delay, () => transport.lists.length);
+      }
+    });
+
+    it('abandons a list that does not answer in time and retries it', async () => {
+      create({ listTimeoutMs: 1000 });
+      informer.start();
+      await flush();
+      const first = transport.lastList();
+      await clock.advance(999);
+      expect(first.signal.aborted).to.equal(false);
+      await clock.advance(1);
+      expect(first.signal.aborted).to.equal(true);
+      await expectRetryAfter(200, () => transport.lists.length);
+    });
+
+    it('treats a list without a resourceVersion as a failure', async () => {
+      informer.start();
+      await flush();
+      transport.lastList().resolve({ items: [], resourceVersion: '' });
+      await flush();
+      expect(informer.hasSynced()).to.equal(false);
+      await expectRetryAfter(200, () => transport.lists.length);
+    });
+  });
+
+  describe('watch', () => {
+    it('applies added, modified and deleted objects to the store and emits them', async () => {
+      await startSynced([machineSet('a', '5'), machineSet('b', '6')]);
+      const watch = transport.lastWatch();
+      watch.emit('ADDED', machineSet('c', '11'));
+      watch.emit('MODIFIED', machineSet('a', '12', 3));
+      watch.emit('DELETED', machineSet('b', '13'));
+      watch.emit('MODIFIED', machineSet('d', '14')); // unseen before: an add
+      watch.emit('ADDED', machineSet('c', '15')); // already known: an update
+
+      expect(events.slice(2)).to.deep.equal([
+        'add ns/c@11',
+        'update ns/a@5→12',
+        'delete ns/b@13',
+        'add ns/d@14',
+        'update ns/c@11→15',
+      ]);
+      expect(informer.list().map(objectKey).sort()).to.deep.equal(['ns/a', 'ns/c', 'ns/d']);
+      expect(
+        (informer.get('ns/a') as unknown as { spec: { replicas: number } }).spec.replicas,
+      ).to.equal(3);
+      expect(informer.lastResourceVersion()).to.equal('15');
+    });
+
+    it('moves the resourceVersion on a bookmark, without events, and the next watch starts there', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().emit('BOOKMARK', bookmark('50'));
+      expect(events).to.deep.equal(['add ns/a@5']);
+      expect(informer.lastResourceVersion()).to.equal('50');
+      transport.lastWatch().close();
+      await expectRetryAfter(200, () => transport.watches.length);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('50');
+      expect(transport.lists, 'no relist').to.have.length(1);
+    });
+
+    it('rewatches from the last resourceVersion when the stream closes, without relisting', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '20'));
+      transport.lastWatch().close();
+      await expectRetryAfter(200, () => transport.watches.length);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('20');
+      expect(transport.lists).to.have.length(1);
+      // And again: the informer keeps going across many closes.
+      for (let i = 0; i < 5; i++) {
+        await clock.advance(60_000); // a healthy watch that lasted a minute
+        transport.lastWatch().close();
+        await expectRetryAfter(200, () => transport.watches.length);
+      }
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '21'));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('21');
+    });
+
+    it('relists on a 410 ERROR event and emits the difference against the store', async () => {
+      await startSynced([machineSet('a', '5'), machineSet('b', '6'), machineSet('c', '7')]);
+      const watch = transport.lastWatch();
+      watch.emit('ERROR', {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        code: 410,
+        reason: 'Expired',
+      });
+      expect(watch.aborted, 'the expired watch is closed').to.equal(true);
+      watch.emit('DELETED', machineSet('a', '99')); // late events from the old stream are ignored
+      expect(informer.get('ns/a')).to.not.equal(undefined);
+
+      await expectRetryAfter(200, () => transport.lists.length);
+      transport.lastList().resolve({
+        items: [machineSet('a', '5'), machineSet('b', '9'), machineSet('d', '8')],
+        resourceVersion: '30',
+      });
+      await flush();
+
+      expect(events.slice(3)).to.deep.equal(['update ns/b@6→9', 'add ns/d@8', 'delete ns/c@7']);
+      expect(informer.list().map(objectKey).sort()).to.deep.equal(['ns/a', 'ns/b', 'ns/d']);
+      expect(transport.watches).to.have.length(2);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('30');
+    });
+
+    it('relists when the watch fails with HTTP 410', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      await expectRetryAfter(200, () => transport.lists.length);
+      transport.lastList().resolve({ items: [], resourceVersion: '40' });
+      await flush();
+      expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@5']);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('40');
+    });
+
+    it('rewatches with growing backoff while watches fail, and resets after a healthy one', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().close(new Error('ECONNRESET'));
+      await expectRetryAfter(200, () => transport.watches.length);
+      transport.lastWatch().emit('ERROR', { kind: 'Status', code: 500, reason: 'InternalError' });
+      await expectRetryAfter(400, () => transport.watches.length);
+      transport.failNextWatchStart = new Error('connect ECONNREFUSED');
+      transport.lastWatch().close(); // closed at once with nothing delivered: a failure too
+      await clock.advance(800); // the start failure
+      await expectRetryAfter(1600, () => transport.watches.length);
+      expect(transport.lists, 'watch failures do not relist').to.have.length(1);
+
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '6'));
+      transport.lastWatch().close(new Error('ECONNRESET'));
+      await expectRetryAfter(200, () => transport.watches.length);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('6');
+    });
+
+    it('restarts when the watch closes before its start has even returned', async () => {
+      const early = new FakeWatch(
+        { resourceVersion: '', timeoutSeconds: 0 },
+        () => undefined,
+        () => undefined,
+      );
+      transport.watch = (options, _onEvent, onClose) => {
+        transport.watches.push(
+          new FakeWatch(
+            options,
+            () => undefined,
+            () => undefined,
+          ),
+        );
+        onClose(new Error('403 Forbidden'));
+        return Promise.resolve(early);
+      };
+      await startSynced([]);
+      expect(early.aborted, 'a handle that arrives after the close is aborted').to.equal(true);
+      await expectRetryAfter(200, () => transport.watches.length);
+    });
+
+    it('abandons a watch still open long after its server timeout', async () => {
+      create({ watchTimeoutSeconds: 60, watchGraceMs: 5000 });
+      await startSynced([]);
+      const watch = transport.lastWatch();
+      await clock.advance(65_000 - 1);
+      expect(watch.aborted).to.equal(false);
+      await clock.advance(1);
+      expect(watch.aborted).to.equal(true);
+      await expectRetryAfter(200, () => transport.watches.length);
+    });
+
+    it('picks each watch timeout at random within the configured range', async () => {
+      const draws = [0, 0.5, 0.9999];
+      create({ watchTimeoutSeconds: { min: 300, max: 600 }, random: () => draws.shift() ?? 0 });
+      await startSynced([]);
+      for (let i = 0; i < 2; i++) {
+        await clock.advance(10_000);
+        transport.lastWatch().close();
+        await clock.advance(200);
+      }
+      expect(transport.watches.map((w) => w.options.timeoutSeconds)).to.deep.equal([300, 450, 600]);
+    });
+
+    it('defaults the watch timeout to 5–10 minutes', async () => {
+      create({ watchTimeoutSeconds: undefined, random: () => 0.9999 });
+      await startSynced([]);
+      expect(transport.lastWatch().options.timeoutSeconds).to.equal(600);
+    });
+
+    it('treats a malformed event as a watch failure', async () => {
+      await startSynced([]);
+      transport.lastWatch().emit('ADDED', { metadata: {} });
+      expect(transport.lastWatch().aborted).to.equal(true);
+      expect(informer.list()).to.deep.equal([]);
+      await expectRetryAfter(200, () => transport.watches.length);
+    });
+  });
+
+  describe('handlers', () => {
+    it('replays stored objects as adds to a handler registered late', async () => {
+      await startSynced([machineSet('a', '5')]);
+      const late: string[] = [];
+      informer.on((event) => late.push(describeEvent(event)));
+      transport.lastWatch().emit('ADDED', machineSet('b', '11'));
+      expect(late).to.deep.equal(['add ns/a@5', 'add ns/b@11']);
+    });
+
+    it('stops calling a handler once unregistered', async () => {
+      const seen: string[] = [];
+      const off = informer.on((event) => seen.push(describeEvent(event)));
+      await startSynced([machineSet('a', '5')]);
+      off();
+      transport.lastWatch().emit('ADDED', machineSet('b', '11'));
+      expect(seen).to.deep.equal(['add ns/a@5']);
+    });
+
+    it('reports a throwing handler and keeps delivering', async () => {
+      informer.on(() => {
+        throw new Error('handler bug');
+      });
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().emit('ADDED', machineSet('b', '11'));
+      expect(events).to.deep.equal(['add ns/a@5', 'add ns/b@11']);
+      expect(informer.get('ns/b')).to.not.equal(undefined);
+      const errors = logger.records.filter((r) => r.level === 'error');
+      expect(errors.map((r) => r.meta)).to.deep.equal([
+        { type: 'add', key: 'ns/a', error: 'handler bug' },
+        { type: 'add', key: 'ns/b', error: 'handler bug' },
+      ]);
+    });
+  });
+
+  describe('our own writes', () => {
+    it('upsert stores a newer version at once, without events or moving the watch', async () => {
+      await startSynced([machineSet('a', '5')]);
+      informer.upsert(machineSet('a', '12', 4));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('12');
+      expect(informer.get('ns/a')?.metadata).to.not.have.property('managedFields');
+      expect(events).to.deep.equal(['add ns/a@5']);
+      expect(informer.lastResourceVersion()).to.equal('10');
+      // The watch event for the same write still arrives and is delivered.
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '12', 4));
+      expect(events.at(-1)).to.equal('update ns/a@12→12');
+    });
+
+    it('upsert stores an object we created before the watch reports it', async () => {
+      await startSynced([]);
+      informer.upsert(machineSet('new', '11'));
+      expect(informer.get('ns/new')?.metadata.resourceVersion).to.equal('11');
+    });
+
+    it('upsert ignores a version older than the one the watch delivered', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '20'));
+      informer.upsert(machineSet('a', '15'));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('20');
+    });
+
+    it('upsert does not resurrect an object the watch saw deleted after our write', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '15'));
+      transport.lastWatch().emit('DELETED', machineSet('a', '16'));
+      informer.upsert(machineSet('a', '15')); // the answer to our write, processed late
+      expect(informer.get('ns/a')).to.equal(undefined);
+    });
+
+    it('remove forgets an object at once; the watch event still reports the delete', async () => {
+      await startSynced([machineSet('a', '5')]);
+      informer.remove('ns/a');
+      expect(informer.get('ns/a')).to.equal(undefined);
+      expect(events).to.deep.equal(['add ns/a@5']);
+      transport.lastWatch().emit('DELETED', machineSet('a', '11'));
+      expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@11']);
+    });
+  });
+
+  describe('stop', () => {
+    it('aborts the watch and starts nothing afterwards', async () => {
+      await startSynced([machineSet('a', '5')]);
+      const watch = transport.lastWatch();
+      await informer.stop();
+      expect(watch.aborted).to.equal(true);
+      watch.close();
+      await clock.advance(10 * 60_000);
+      expect(transport.watches).to.have.length(1);
+      expect(transport.lists).to.have.length(1);
+      expect(informer.get('ns/a'), 'the store stays readable').to.not.equal(undefined);
+    });
+
+    it('stops during a list: aborts it, rejects sync waiters, and lists no more', async () => {
+      informer.start();
+      await flush();
+      const waiting = informer.waitForSync().then(
+        () => 'synced',
+        (err: Error) => err.message,
+      );
+      await informer.stop(); // resolves although the fake list never answers
+      expect(transport.lastList().signal.aborted).to.equal(true);
+      expect(await waiting).to.equal('informer stopped before it synced');
+      await clock.advance(60_000);
+      expect(transport.lists).to.have.length(1);
+      expect(transport.watches).to.have.length(0);
+    });
+
+    it('stops during a backoff wait', async () => {
+      informer.start();
+      await flush();
+      transport.lastList().reject(new Error('down'));
+      await flush();
+      await informer.stop();
+      await clock.advance(60_000);
+      expect(transport.lists).to.have.length(1);
+    });
+
+    it('cannot be started twice or after stop', async () => {
+      informer.start();
+      expect(() => informer.start()).to.throw(/cannot start/);
+      await informer.stop();
+      expect(() => informer.start()).to.throw(/cannot start/);
+    });
+  });
+
+  it('gives up waiting for sync when the signal aborts', async () => {
+    informer.start();
+    const controller = new AbortController();
+    const waiting = informer.waitForSync(controller.signal).then(
+      () => 'synced',
+      (err: Error) => err.message,
+    );
+    controller.abort();
+    expect(await waiting).to.equal('gave up waiting for the informer to sync');
+  });
+
+  it('keys cluster-scoped objects by name', async () => {
+    const infrastructure = {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'Infrastructure',
+      metadata: { name: 'cluster', resourceVersion: '3' },
+    };
+    await startSynced([infrastructure]);
+    expect(informer.get('cluster')?.kind).to.equal('Infrastructure');
+    expect(informer.get(undefined, 'cluster')?.kind).to.equal('Infrastructure');
+    expect(events).to.deep.equal(['add cluster@3']);
+  });
+});
+
+describe('resourcePath', () => {
+  it('builds core and group paths, namespaced and cluster-wide', () => {
+    expect(resourcePath({ group: '', version: 'v1', plural: 'secrets', namespace: 'ns' })).to.equal(
+      '/api/v1/namespaces/ns/secrets',
+    );
+    expect(resourcePath({ group: '', version: 'v1', plural: 'nodes' })).to.equal('/api/v1/nodes');
+    expect(
+      resourcePath({
+        group: 'machine.openshift.io',
+        version: 'v1beta1',
+        plural: 'machinesets',
+        namespace: 'openshift-machine-api',
+      }),
+    ).to.equal('/apis/machine.openshift.io/v1beta1/namespaces/openshift-machine-api/machinesets');
+    expect(
+      resourcePath({ group: 'config.openshift.io', version: 'v1', plural: 'infrastructures' }),
+    ).to.equal('/apis/config.openshift.io/v1/infrastructures');
+  });
+});

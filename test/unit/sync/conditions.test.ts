@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import type { MapiCondition } from '../../../src/api/types.js';
+import {
+  conditionDiffers,
+  Reason,
+  synchronizedCondition,
+  withCondition,
+} from '../../../src/sync/conditions.js';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T01:00:00.000Z';
+
+describe('Synchronized condition', () => {
+  it('maps status to severity and always sets a reason', () => {
+    const ok = synchronizedCondition(
+      { status: 'True', reason: Reason.Synchronized, message: 'ok' },
+      undefined,
+      T0,
+    );
+    expect(ok).to.deep.equal({
+      type: 'Synchronized',
+      status: 'True',
+      severity: '',
+      reason: 'ResourceSynchronized',
+      message: 'ok',
+      lastTransitionTime: T0,
+    });
+    expect(
+      synchronizedCondition(
+        { status: 'False', reason: Reason.ConversionFailed, message: 'x' },
+        undefined,
+        T0,
+      ).severity,
+    ).to.equal('Error');
+    expect(
+      synchronizedCondition(
+        { status: 'Unknown', reason: Reason.AuthorityChanged, message: 'x' },
+        undefined,
+        T0,
+      ).severity,
+    ).to.equal('Info');
+  });
+
+  it('moves lastTransitionTime only when the status changes', () => {
+    const before: MapiCondition = {
+      type: 'Synchronized',
+      status: 'False',
+      severity: 'Error',
+      reason: Reason.ConversionFailed,
+      message: 'a',
+      lastTransitionTime: T0,
+    };
+    const sameStatus = synchronizedCondition(
+      { status: 'False', reason: Reason.UpdateFailed, message: 'b' },
+      before,
+      T1,
+    );
+    expect(sameStatus.lastTransitionTime).to.equal(T0);
+    const flipped = synchronizedCondition(
+      { status: 'True', reason: Reason.Synchronized, message: 'c' },
+      before,
+      T1,
+    );
+    expect(flipped.lastTransitionTime).to.equal(T1);
+  });
+
+  it('detects a difference in status, reason or message, and nothing else', () => {
+    const state = { status: 'True', reason: Reason.Synchronized, message: 'm' } as const;
+    const current = synchronizedCondition(state, undefined, T0);
+    expect(conditionDiffers(current, state)).to.equal(false);
+    expect(conditionDiffers(current, { ...state, message: 'n' })).to.equal(true);
+    expect(conditionDiffers(current, { ...state, reason: Reason.UpdateFailed })).to.equal(true);
+    expect(conditionDiffers(undefined, state)).to.equal(true);
+  });
+
+  it('replaces the condition of its type in place and keeps the others', () => {
+    const other: MapiCondition = { type: 'Other', status: 'True', lastTransitionTime: T0 };
+    const first = synchronizedCondition(
+      { status: 'Unknown', reason: Reason.AuthorityChanged, message: '' },
+      undefined,
+      T0,
+    );
+    const second = synchronizedCondition(
+      { status: 'True', reason: Reason.Synchronized, message: '' },
+      first,
+      T1,
+    );
+    expect(withCondition([other], first)).to.deep.equal([other, first]);
+    expect(withCondition([first, other], second)).to.deep.equal([second, other]);
+  });
+});

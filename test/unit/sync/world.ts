@@ -1,0 +1,229 @@
+// An in-memory stand-in for the objects of one MachineSet, applying planned steps
+// the way the API server would (uids, generations, finalizers, deletion), so the
+// pure plan can be driven to convergence in unit tests.
+import type {
+  CapiMachineSet,
+  Infrastructure,
+  KubeObject,
+  MachineTemplate,
+  MapiMachineSet,
+} from '../../../src/api/types.js';
+import type { PlatformConverter } from '../../../src/conversion/types.js';
+import { planNext, type Observed, type Step } from '../../../src/sync/plan.js';
+import isEqual from 'lodash/isEqual.js';
+
+export const MAPI_NS = 'openshift-machine-api';
+export const CAPI_NS = 'openshift-cluster-api';
+export const NOW = '2026-01-01T00:00:00.000Z';
+
+/** A converter for a made-up platform: the providerSpec value is the template spec. */
+export const fakeConverter: PlatformConverter = {
+  platform: 'Fake',
+  providerSpecKind: 'FakeProviderSpec',
+  template: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'FakeMachineTemplate',
+    plural: 'fakemachinetemplates',
+  },
+  convert(value, context) {
+    const spec = value as { kind?: string; size?: unknown; zone?: string; userData?: string };
+    if (typeof spec.size !== 'string') {
+      return { ok: false, errors: [{ path: `${context.path}.size`, message: 'is required' }] };
+    }
+    return {
+      ok: true,
+      value: {
+        templateSpec: { size: spec.size },
+        ...(spec.zone ? { failureDomain: spec.zone } : {}),
+        ...(spec.userData ? { userDataSecretName: spec.userData } : {}),
+      },
+      warnings: spec.size === 'lossy' ? ['size "lossy" loses precision'] : [],
+    };
+  },
+};
+
+export const infrastructure: Infrastructure = {
+  apiVersion: 'config.openshift.io/v1',
+  kind: 'Infrastructure',
+  metadata: { name: 'cluster', uid: 'infra-uid' },
+  status: { infrastructureName: 'demo-abc12', platformStatus: { type: 'Fake' } },
+};
+
+export function mapiMachineSet(
+  name = 'worker-a',
+  /** null: status.authoritativeAPI not set yet. */
+  authoritativeAPI: 'MachineAPI' | 'ClusterAPI' | 'Migrating' | null = 'MachineAPI',
+  size = 'large',
+): MapiMachineSet {
+  return {
+    apiVersion: 'machine.openshift.io/v1beta1',
+    kind: 'MachineSet',
+    metadata: {
+      name,
+      namespace: MAPI_NS,
+      uid: `uid-mapi-${name}`,
+      generation: 1,
+      resourceVersion: '1',
+      labels: { 'machine.openshift.io/cluster-api-cluster': 'demo-abc12' },
+    },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
+      template: {
+        metadata: {
+          labels: {
+            'machine.openshift.io/cluster-api-machineset': name,
+            'machine.openshift.io/cluster-api-machine-role': 'worker',
+          },
+        },
+        spec: {
+          providerSpec: {
+            value: { kind: 'FakeProviderSpec', size, zone: 'zone-a', userData: 'worker-user-data' },
+          },
+        },
+      },
+    },
+    status: {
+      replicas: 2,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      observedGeneration: 1,
+      ...(authoritativeAPI ? { authoritativeAPI } : {}),
+    },
+  };
+}
+
+export class World {
+  mapi?: MapiMachineSet;
+  mirror?: CapiMachineSet;
+  templates: MachineTemplate[] = [];
+  cluster?: KubeObject;
+  infrastructure?: Infrastructure = infrastructure;
+  converter?: PlatformConverter = fakeConverter;
+  events: { reason: string; message: string }[] = [];
+  writes = 0;
+  private counter = 0;
+
+  constructor(mapi?: MapiMachineSet) {
+    this.mapi = mapi;
+  }
+
+  observe(): Observed {
+    return {
+      mapiNamespace: MAPI_NS,
+      capiNamespace: CAPI_NS,
+      name: this.mapi?.metadata.name ?? this.mirror?.metadata.name ?? 'worker-a',
+      mapi: this.mapi,
+      mirror: this.mirror,
+      templates: this.templates,
+      cluster: this.cluster,
+      infrastructure: this.infrastructure,
+      converter: this.converter,
+      platform: this.infrastructure?.status?.platformStatus?.type,
+      now: NOW,
+    };
+  }
+
+  plan(): Step {
+    return planNext(this.observe());
+  }
+
+  /** Runs the plan to completion; returns the steps taken. Throws if it does not settle. */
+  converge(maxSteps = 30): Step[] {
+    const steps: Step[] = [];
+    for (let i = 0; i < maxSteps; i++) {
+      const step = this.plan();
+      if (step.kind === 'done') return steps;
+      this.apply(step);
+      steps.push(step);
+    }
+    throw new Error(
+      `plan did not settle: ${steps.map((s) => s.kind + ' ' + ('note' in s ? s.note : '')).join(' | ')}`,
+    );
+  }
+
+  apply(step: Step): void {
+    if (step.kind === 'done') return;
+    this.writes++;
+    const object = structuredClone(step.object);
+    const slot = this.slotOf(object);
+    const existing = slot.get();
+    if (step.kind === 'create') {
+      if (existing) throw new Error(`409: ${object.metadata.name} exists`);
+      object.metadata.uid = `uid-${object.kind}-${object.metadata.name}-${++this.counter}`;
+      object.metadata.generation = 1;
+      object.metadata.resourceVersion = String(++this.counter);
+      slot.set(object);
+    } else if (step.kind === 'delete') {
+      if (!existing) return;
+      if (existing.metadata.finalizers?.length) {
+        existing.metadata.deletionTimestamp ??= NOW;
+      } else {
+        slot.set(undefined);
+      }
+    } else {
+      if (!existing) throw new Error(`404: ${object.metadata.name}`);
+      if (existing.metadata.resourceVersion !== object.metadata.resourceVersion) {
+        throw new Error(`409: stale resourceVersion for ${object.metadata.name}`);
+      }
+      const next = structuredClone(existing) as KubeObject & { spec?: unknown; status?: unknown };
+      const incoming = object as KubeObject & { spec?: unknown; status?: unknown };
+      if (step.kind === 'updateStatus') {
+        next.status = incoming.status;
+      } else {
+        if (!isEqual(next.spec, incoming.spec)) {
+          next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+        }
+        next.spec = incoming.spec;
+        next.metadata = { ...incoming.metadata, generation: next.metadata.generation };
+      }
+      next.metadata.resourceVersion = String(++this.counter);
+      if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length) {
+        slot.set(undefined);
+      } else {
+        slot.set(next);
+      }
+    }
+    for (const event of step.events ?? []) this.events.push(event);
+  }
+
+  private slotOf(object: KubeObject): {
+    get(): KubeObject | undefined;
+    set(value: KubeObject | undefined): void;
+  } {
+    if (object.apiVersion.startsWith('machine.openshift.io/')) {
+      return {
+        get: () => this.mapi,
+        set: (v) => (this.mapi = v as MapiMachineSet | undefined),
+      };
+    }
+    if (object.apiVersion.startsWith('cluster.x-k8s.io/') && object.kind === 'MachineSet') {
+      return {
+        get: () => this.mirror,
+        set: (v) => {
+          const before = this.mirror;
+          this.mirror = v as CapiMachineSet | undefined;
+          if (before && !v) this.collectGarbage(before);
+        },
+      };
+    }
+    const name = object.metadata.name;
+    return {
+      get: () => this.templates.find((t) => t.metadata.name === name),
+      set: (v) => {
+        this.templates = this.templates.filter((t) => t.metadata.name !== name);
+        if (v) this.templates.push(v as MachineTemplate);
+      },
+    };
+  }
+
+  /** Like the garbage collector: dependents whose only owner went away go too. */
+  private collectGarbage(owner: KubeObject): void {
+    this.templates = this.templates.flatMap((t) => {
+      const refs = t.metadata.ownerReferences ?? [];
+      if (!refs.some((r) => r.uid === owner.metadata.uid)) return [t];
+      const rest = refs.filter((r) => r.uid !== owner.metadata.uid);
+      return rest.length ? [{ ...t, metadata: { ...t.metadata, ownerReferences: rest } }] : [];
+    });
+  }
+}
