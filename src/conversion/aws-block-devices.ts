@@ -1,7 +1,7 @@
 // MAPI `blockDevices[]` → CAPA `rootVolume` (the one entry without a deviceName) and
 // `nonRootVolumes`. Only EBS volumes exist in CAPA, and CAPA always deletes them with the
 // instance, so anything else is an error rather than a silent change.
-import type { ConversionReport, ObjectReader } from './aws-field-reader.js';
+import type { ConversionReport, ObjectReader } from './field-reader.js';
 import { readResourceReference } from './aws-resource-reference.js';
 
 export interface CapaVolume {

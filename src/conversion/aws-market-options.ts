@@ -1,7 +1,7 @@
 // MAPI spot / market type / capacity reservation → the same CAPA fields. The fields map one to
 // one, but CAPA's CRD rejects some combinations, so contradictions are reported here with the
 // MAPI field path instead of surfacing later as a failed template write.
-import type { ConversionReport, ObjectReader } from './aws-field-reader.js';
+import type { ConversionReport, ObjectReader } from './field-reader.js';
 
 export interface ConvertedMarketOptions {
   spotMarketOptions?: { maxPrice?: string };

@@ -1,7 +1,7 @@
 // MAPI `placement` → the CAPI failure domain (the zone) and CAPA's tenancy and dedicated-host
 // fields. CAPA always creates machines in the cluster's region, so a different region is an
 // error, and `hostAffinity` is always written because the CRD would default it anyway.
-import type { ConversionReport, ObjectReader } from './aws-field-reader.js';
+import type { ConversionReport, ObjectReader } from './field-reader.js';
 import { convertTags } from './aws-tags.js';
 
 export type CapaHostAffinity = 'default' | 'host';

@@ -1,6 +1,6 @@
 // MAPI references an AWS resource by id, ARN or filters; CAPA's AWSResourceReference knows
 // only id or filters (one of them). This reads the MAPI shape and converts what CAPA can hold.
-import type { ConversionReport, ObjectReader } from './aws-field-reader.js';
+import type { ConversionReport, ObjectReader } from './field-reader.js';
 
 export interface AwsFilter {
   name: string;

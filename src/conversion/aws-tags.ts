@@ -2,7 +2,7 @@
 // webhook accepts at most 50 tags, keys up to 128 and values up to 256 characters, a
 // restricted character set and no `aws:` prefix. Checking those rules here turns a write
 // the API would reject later into a field error the administrator can act on.
-import type { ConversionReport, ObjectReader } from './aws-field-reader.js';
+import type { ConversionReport, ObjectReader } from './field-reader.js';
 
 const MAX_TAGS = 50;
 const MAX_KEY_LENGTH = 128;

@@ -3,7 +3,7 @@
 // dropped with a warning because it is meaningless in CAPI, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
 import { convertBlockDevices } from './aws-block-devices.js';
-import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './aws-field-reader.js';
+import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
 import { convertMarketOptions } from './aws-market-options.js';
 import { convertPlacement } from './aws-placement.js';
 import {
