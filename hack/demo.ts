@@ -1,79 +1,260 @@
-// The demo: a local control plane with the real CRDs, shown the way an
-// administrator sees it. Finishes by itself and leaves no process behind.
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+// The demo: a local control plane with the real CRDs, the controller running as
+// a process, and what an administrator sees with kubectl. Finishes by itself
+// and leaves no process behind.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import type { MapiMachineSet } from '../src/api/types.js';
+import { awsMachineSet } from '../test/support/controller.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 
+const ROOT = resolve(import.meta.dirname, '..');
 const MAPI_NAMESPACE = 'openshift-machine-api';
 const CAPI_NAMESPACE = 'openshift-cluster-api';
+const INFRASTRUCTURE_NAME = 'demo-abc12';
+const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
+const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+const MACHINE_SETS = ZONES.map((zone) => `${INFRASTRUCTURE_NAME}-worker-${zone}`);
+const BROKEN = `${INFRASTRUCTURE_NAME}-broken-ami`;
 
 function banner(text: string): void {
   console.log(`\n=== ${text} ===`);
 }
 
 function kubectl(plane: ControlPlane, args: string[]): void {
-  const binary = join(plane.binDir, 'kubectl');
-  console.log(`$ kubectl ${args.join(' ')}`);
-  const out = execFileSync(binary, ['--kubeconfig', plane.kubeconfigPath, ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  console.log(`$ oc ${args.join(' ')}`);
+  const out = execFileSync(
+    join(plane.binDir, 'kubectl'),
+    ['--kubeconfig', plane.kubeconfigPath, ...args],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   process.stdout.write(out);
 }
 
+const SYNC_COLUMNS = [
+  'NAME:.metadata.name',
+  'REPLICAS:.spec.replicas',
+  'AUTHORITY:.status.authoritativeAPI',
+  'SYNCHRONIZED:.status.conditions[?(@.type=="Synchronized")].status',
+  'REASON:.status.conditions[?(@.type=="Synchronized")].reason',
+  'SYNCED-GEN:.status.synchronizedGeneration',
+  'GEN:.metadata.generation',
+].join(',');
+
 async function seed(plane: ControlPlane): Promise<void> {
   const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
   for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
     await core.createNamespace({ body: { metadata: { name } } });
   }
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
-  const name = 'demo-worker-us-east-1a';
-  await custom.createNamespacedCustomObject({
-    group: 'machine.openshift.io',
-    version: 'v1beta1',
-    plural: 'machinesets',
-    namespace: MAPI_NAMESPACE,
+  const infrastructure = { group: 'config.openshift.io', version: 'v1', plural: 'infrastructures' };
+  const created = (await custom.createClusterCustomObject({
+    ...infrastructure,
     body: {
-      apiVersion: 'machine.openshift.io/v1beta1',
-      kind: 'MachineSet',
-      metadata: { name },
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'Infrastructure',
+      metadata: { name: 'cluster' },
+      spec: { platformSpec: { type: 'AWS' } },
+    },
+  })) as object;
+  await custom.replaceClusterCustomObjectStatus({
+    ...infrastructure,
+    name: 'cluster',
+    body: {
+      ...created,
+      status: {
+        infrastructureName: INFRASTRUCTURE_NAME,
+        platform: 'AWS',
+        platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
+      },
+    },
+  });
+  await custom.createNamespacedCustomObject({
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta2',
+    plural: 'clusters',
+    namespace: CAPI_NAMESPACE,
+    body: {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Cluster',
+      metadata: { name: INFRASTRUCTURE_NAME },
       spec: {
-        replicas: 2,
-        selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
-        template: {
-          metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name } },
-          spec: {
-            providerSpec: {
-              value: {
-                apiVersion: 'machine.openshift.io/v1beta1',
-                kind: 'AWSMachineProviderConfig',
-                instanceType: 'm6i.xlarge',
-                ami: { id: 'ami-0123456789abcdef0' },
-                placement: { region: 'us-east-1', availabilityZone: 'us-east-1a' },
-              },
-            },
-          },
+        infrastructureRef: {
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'AWSCluster',
+          name: INFRASTRUCTURE_NAME,
         },
       },
     },
   });
+
+  const machineSets: MapiMachineSet[] = MACHINE_SETS.map((name, i) =>
+    awsMachineSet(name, MAPI_NAMESPACE, { zone: ZONES[i] ?? 'us-east-1a' }),
+  );
+  const broken = awsMachineSet(BROKEN, MAPI_NAMESPACE);
+  (broken.spec.template!.spec!.providerSpec!.value as { ami: object }).ami = {
+    arn: 'arn:aws:ec2:us-east-1::image/ami-0abcdef1234567890',
+  };
+  for (const body of [...machineSets, broken]) {
+    await custom.createNamespacedCustomObject({ ...MAPI, namespace: MAPI_NAMESPACE, body });
+    // What the Machine API migration controller does: copy the wish into status.
+    await custom.patchNamespacedCustomObjectStatus({
+      ...MAPI,
+      namespace: MAPI_NAMESPACE,
+      name: body.metadata.name,
+      body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+    });
+  }
+}
+
+/** Waits until every MachineSet's Synchronized condition describes its current generation. */
+async function settled(plane: ControlPlane, expectTemplate?: string): Promise<void> {
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const list = (await custom.listNamespacedCustomObject({
+      ...MAPI,
+      namespace: MAPI_NAMESPACE,
+    })) as { items: MapiMachineSet[] };
+    const done = list.items.every((ms) => {
+      const condition = ms.status?.conditions?.find((c) => c.type === 'Synchronized');
+      if (ms.metadata.name === BROKEN) return condition?.status === 'False';
+      return (
+        condition?.status === 'True' && ms.status?.synchronizedGeneration === ms.metadata.generation
+      );
+    });
+    const templates = (await custom.listNamespacedCustomObject({
+      group: 'infrastructure.cluster.x-k8s.io',
+      version: 'v1beta2',
+      plural: 'awsmachinetemplates',
+      namespace: CAPI_NAMESPACE,
+    })) as { items: { spec: { template: { spec: { instanceType?: string } } } }[] };
+    const rotated =
+      !expectTemplate ||
+      (templates.items.length === MACHINE_SETS.length &&
+        templates.items.some((t) => t.spec.template.spec.instanceType === expectTemplate));
+    if (done && rotated) return;
+    await sleep(250);
+  }
+  throw new Error('the MachineSets did not settle within 60 s; see the controller log above');
+}
+
+function showState(plane: ControlPlane): void {
+  banner('Machine API MachineSets (the authoritative side)');
+  kubectl(plane, [
+    'get',
+    'machinesets.machine.openshift.io',
+    '-n',
+    MAPI_NAMESPACE,
+    '-o',
+    `custom-columns=${SYNC_COLUMNS}`,
+  ]);
+  banner('Cluster API MachineSets (the paused mirrors)');
+  kubectl(plane, [
+    'get',
+    'machinesets.cluster.x-k8s.io',
+    '-n',
+    CAPI_NAMESPACE,
+    '-o',
+    'custom-columns=NAME:.metadata.name,REPLICAS:.spec.replicas,PAUSED:.metadata.annotations.cluster\\.x-k8s\\.io/paused,FAILURE-DOMAIN:.spec.template.spec.failureDomain,TEMPLATE:.spec.template.spec.infrastructureRef.name',
+  ]);
+  banner('AWSMachineTemplates (hash-named, owned by their CAPI MachineSet)');
+  kubectl(plane, [
+    'get',
+    'awsmachinetemplates',
+    '-n',
+    CAPI_NAMESPACE,
+    '-o',
+    'custom-columns=NAME:.metadata.name,INSTANCE-TYPE:.spec.template.spec.instanceType,OWNER:.metadata.ownerReferences[0].name',
+  ]);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));
 let plane: ControlPlane | undefined;
+let controller: ChildProcess | undefined;
+const controllerLog = join(dir, 'controller.log');
 try {
   banner('starting a local control plane (etcd, kube-apiserver, kube-controller-manager)');
   plane = await startControlPlane({ dir, log: (m) => console.log(`  ${m}`) });
   await seed(plane);
-  banner('Machine API MachineSets');
-  kubectl(plane, ['get', 'machinesets.machine.openshift.io', '-A']);
-  banner('Cluster API MachineSets');
-  kubectl(plane, ['get', 'machinesets.cluster.x-k8s.io', '-A']);
+  console.log(
+    `  created Infrastructure "cluster" (AWS, ${INFRASTRUCTURE_NAME}), CAPI Cluster ${INFRASTRUCTURE_NAME},`,
+  );
+  console.log(`  and MAPI MachineSets ${[...MACHINE_SETS, BROKEN].join(', ')}`);
+
+  banner('starting the controller: mapi-capi-sync --kubeconfig … --log-format text');
+  const log = createWriteStream(controllerLog);
+  controller = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/main.ts',
+      '--kubeconfig',
+      plane.kubeconfigPath,
+      '--log-format',
+      'text',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  controller.stdout?.pipe(log);
+  controller.stderr?.pipe(log);
+  await settled(plane);
+  showState(plane);
+
+  banner(`why ${BROKEN} is not synchronized`);
+  kubectl(plane, [
+    'get',
+    'machinesets.machine.openshift.io',
+    BROKEN,
+    '-n',
+    MAPI_NAMESPACE,
+    '-o',
+    'jsonpath={.status.conditions[?(@.type=="Synchronized")].message}{"\\n"}',
+  ]);
+  kubectl(plane, [
+    'get',
+    'events',
+    '-n',
+    MAPI_NAMESPACE,
+    '-o',
+    'custom-columns=TYPE:.type,REASON:.reason,OBJECT:.involvedObject.name,COUNT:.count',
+  ]);
+
+  const rotated = MACHINE_SETS[0] ?? '';
+  banner(`changing the instanceType of ${rotated} to m6i.2xlarge`);
+  kubectl(plane, [
+    'patch',
+    'machinesets.machine.openshift.io',
+    rotated,
+    '-n',
+    MAPI_NAMESPACE,
+    '--type=json',
+    '-p',
+    '[{"op":"replace","path":"/spec/template/spec/providerSpec/value/instanceType","value":"m6i.2xlarge"}]',
+  ]);
+  await settled(plane, 'm6i.2xlarge');
+  showState(plane);
+  console.log('\n  the old template of that MachineSet is gone; a new one points at m6i.2xlarge');
+} catch (err) {
+  console.error(`demo failed: ${(err as Error).message}`);
+  process.exitCode = 1;
 } finally {
+  if (controller && controller.exitCode === null) {
+    controller.kill('SIGTERM');
+    await once(controller, 'exit');
+  }
+  banner('controller log');
+  process.stdout.write(await readFile(controllerLog, 'utf8').catch(() => '(none)\n'));
   await plane?.stop();
   await rm(dir, { recursive: true, force: true });
-  banner('control plane stopped');
+  banner('controller and control plane stopped');
 }

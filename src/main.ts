@@ -7,8 +7,11 @@ import { parseOptions, USAGE, UsageError, type Options } from './options.js';
 
 function loadKubeConfig(options: Options): KubeConfig {
   const kubeConfig = new KubeConfig();
-  if (options.kubeconfig) kubeConfig.loadFromFile(options.kubeconfig);
-  else kubeConfig.loadFromCluster();
+  if (options.kubeconfig) {
+    kubeConfig.loadFromFile(options.kubeconfig);
+  } else if (process.env.KUBERNETES_SERVICE_HOST && process.env.KUBERNETES_SERVICE_PORT) {
+    kubeConfig.loadFromCluster();
+  }
   if (!kubeConfig.getCurrentCluster()) {
     throw new Error(
       'no cluster to connect to: pass --kubeconfig, set KUBECONFIG, or run in a pod with a service account',

@@ -198,7 +198,7 @@ export class Reconciler {
   ): Promise<void> {
     const mapi = observed.mapi;
     if (!step.failure || !mapi || mapi.metadata.deletionTimestamp) return;
-    const message = `Failed ${step.note}: ${describeError(err)}. Retrying with backoff.`;
+    const message = `Failed ${step.note} ${step.object.metadata.name}: ${describeError(err)}. Retrying with backoff.`;
     const state = { status: 'False', reason: step.failure, message } as const;
     const previous = findSynchronized(mapi.status?.conditions);
     if (!conditionDiffers(previous, state)) return; // already said; not once per retry

@@ -1,6 +1,6 @@
 // Runs N workers over a work queue, like controller-runtime's reconcile loop: a failure is retried
 // with the key's backoff, a success resets it (and may ask for a later requeue).
-import { inspect } from 'node:util';
+import { describeErrorChain as describeError } from '../kube/errors.js';
 import type { Logger } from '../logging.js';
 import type { WorkQueue } from './workqueue.js';
 
@@ -45,15 +45,4 @@ async function work(queue: WorkerQueue, process: ProcessKey, logger: Logger): Pr
       queue.done(key);
     }
   }
-}
-
-/** The message of an error and of its causes, outermost first. */
-function describeError(err: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = err;
-  for (let depth = 0; current !== undefined && depth < 10; depth++) {
-    parts.push(current instanceof Error ? current.message : inspect(current));
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return parts.join(': ');
 }

@@ -1,19 +1,7 @@
 // A work queue of string keys with client-go's semantics: pending keys are deduplicated, a key is
 // never handed to two workers at once, and a key re-added while being processed is queued again
 // when `done` is called. Failures back off per key; `addAfter` schedules a delayed add.
-
-/** The narrow slice of time the queue needs; tests pass a manual clock. */
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+import { realClock, type Clock } from '../clock.js';
 
 export interface WorkQueueOptions {
   clock?: Clock;

@@ -13,6 +13,7 @@ import {
   MANAGED_BY,
   MANAGED_BY_LABEL,
   PAUSED_ANNOTATION,
+  PAUSED_VALUE,
   SOURCE_ANNOTATION,
   SOURCE_LABEL,
 } from '../sync/markers.js';
@@ -172,7 +173,9 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
   if (errors.length > 0 || !provider.ok || !order) return { ok: false, errors };
 
   const { templateSpec, failureDomain, userDataSecretName } = provider.value;
-  const pausedAnnotation: Record<string, string> = paused ? { [PAUSED_ANNOTATION]: '' } : {};
+  const pausedAnnotation: Record<string, string> = paused
+    ? { [PAUSED_ANNOTATION]: PAUSED_VALUE }
+    : {};
   const template: MachineTemplate = {
     apiVersion: converter.template.apiVersion,
     kind: converter.template.kind,

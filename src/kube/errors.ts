@@ -1,4 +1,5 @@
 // Classifies API errors: what is transient, what means "absent", what means "re-read".
+import { inspect } from 'node:util';
 
 interface ApiErrorLike {
   code?: number;
@@ -29,4 +30,15 @@ export function describeError(err: unknown): string {
     return String(body.message);
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The message of an error and of its causes, outermost first. */
+export function describeErrorChain(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current !== undefined && depth < 10; depth++) {
+    parts.push(current instanceof Error ? current.message : inspect(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ');
 }

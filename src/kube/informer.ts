@@ -6,6 +6,9 @@ import https from 'node:https';
 import { inspect } from 'node:util';
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/types.js';
+import { realClock, type Clock } from '../clock.js';
+import { objectKey } from './resources.js';
+import { describeErrorChain as describeError } from './errors.js';
 import type { Logger } from '../logging.js';
 
 /** What to list and watch. group '' is the core API; no namespace means all namespaces / cluster-scoped. */
@@ -50,19 +53,6 @@ export interface ListWatcher {
   ): Promise<WatchHandle>;
 }
 
-/** Same shape as the work queue's clock, so one fake serves both in tests. */
-export interface Clock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 export type InformerEvent<T> =
   | { type: 'add'; object: T }
   | { type: 'update'; object: T; old: T }
@@ -96,12 +86,6 @@ type WatchOutcome =
 
 type WatchEnd =
   { kind: 'closed' } | { kind: 'gone' } | { kind: 'error'; error: unknown } | { kind: 'stopped' };
-
-/** The store key: 'namespace/name', or 'name' for cluster-scoped objects. */
-export function objectKey(object: { metadata: { name: string; namespace?: string } }): string {
-  const { namespace, name } = object.metadata;
-  return namespace ? `${namespace}/${name}` : name;
-}
 
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly logger: Logger;
@@ -701,14 +685,4 @@ function statusCodeOf(err: unknown): number | undefined {
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(inspect(value));
-}
-
-function describeError(err: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = err;
-  for (let depth = 0; current !== undefined && depth < 10; depth++) {
-    parts.push(current instanceof Error ? current.message : inspect(current));
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return parts.join(': ');
 }

@@ -12,8 +12,9 @@ export const SOURCE_ANNOTATION = 'sync.machine.openshift.io/machine-set-name';
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY = 'mapi-capi-sync';
 
-/** CAPI's pause marker; its value is ignored. */
+/** CAPI's pause marker; CAPI ignores its value, "true" reads well in `oc get`. */
 export const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
+export const PAUSED_VALUE = 'true';
 export const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
 
 export const SYNCHRONIZED = 'Synchronized';

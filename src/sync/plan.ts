@@ -14,6 +14,7 @@ import type {
   OwnerReference,
 } from '../api/types.js';
 import { convertMachineSet } from '../conversion/machine-set.js';
+import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
 import type { FieldError, PlatformConverter } from '../conversion/types.js';
 import {
   conditionDiffers,
@@ -102,7 +103,7 @@ function ourTemplates(o: Observed): MachineTemplate[] {
 }
 
 export function formatFieldErrors(errors: FieldError[]): string {
-  return errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  return errors.map((e) => `${e.path}: ${e.message.replace(/\.+$/, '')}`).join('; ');
 }
 
 /** A step writing the Synchronized condition (and maybe synchronizedGeneration), if it changes. */
@@ -131,9 +132,23 @@ function reportState(
   return {
     kind: 'updateStatus',
     object: { ...mapi, status } as MapiMachineSet,
-    note: `Synchronized=${state.status} (${state.reason})`,
+    note: 'updating Synchronized condition',
     events: conditionDiffers(previous, state) ? events : [],
   };
+}
+
+/** Synchronized=False with a Warning event, written once per distinct message. */
+function reportFailure(
+  o: Observed,
+  mapi: MapiMachineSet,
+  reason: Reason,
+  message: string,
+  note: string,
+): Step {
+  const event: EventSpec = { type: 'Warning', reason, message };
+  return (
+    reportState(o, mapi, { status: 'False', reason, message }, undefined, [event]) ?? done(note)
+  );
 }
 
 export function planNext(o: Observed): Step {
@@ -246,27 +261,17 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
     const message = o.infrastructure
       ? 'The Infrastructure "cluster" has no status.infrastructureName, which names the Cluster API cluster; the mirror is written once it is set.'
       : 'The Infrastructure "cluster" (config.openshift.io/v1) was not found; it names the Cluster API cluster and the platform. The mirror is written once it exists.';
-    return (
-      reportState(
-        o,
-        mapi,
-        { status: 'False', reason: Reason.InfraResourcesUnavailable, message },
-        undefined,
-        [{ type: 'Warning', reason: Reason.InfraResourcesUnavailable, message }],
-      ) ?? done('infrastructure unavailable')
+    return reportFailure(
+      o,
+      mapi,
+      Reason.InfraResourcesUnavailable,
+      message,
+      'infrastructure unavailable',
     );
   }
   if (!o.converter) {
-    const message = `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: AWS. Set --platform if the Infrastructure reports the wrong one.`;
-    return (
-      reportState(
-        o,
-        mapi,
-        { status: 'False', reason: Reason.ConversionFailed, message },
-        undefined,
-        [{ type: 'Warning', reason: Reason.ConversionFailed, message }],
-      ) ?? done('unsupported platform')
-    );
+    const message = `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: ${SUPPORTED_PLATFORMS.join(', ')}. Set --platform if the Infrastructure reports the wrong one.`;
+    return reportFailure(o, mapi, Reason.ConversionFailed, message, 'unsupported platform');
   }
 
   const conversion = convertMachineSet({
@@ -278,14 +283,12 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
   });
   if (!conversion.ok) {
     const message = `Cannot convert this MachineSet to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the MachineSet; it is converted again when it changes.`;
-    return (
-      reportState(
-        o,
-        mapi,
-        { status: 'False', reason: Reason.ConversionFailed, message },
-        undefined,
-        [{ type: 'Warning', reason: Reason.ConversionFailed, message }],
-      ) ?? done('conversion failed; waiting for a change')
+    return reportFailure(
+      o,
+      mapi,
+      Reason.ConversionFailed,
+      message,
+      'conversion failed; waiting for a change',
     );
   }
   const warningEvents: EventSpec[] = conversion.warnings.map((message) => ({
@@ -308,21 +311,19 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
             metadata: { ...desiredTemplate.metadata, ownerReferences: [ownerReference(mirror)] },
           }
         : desiredTemplate,
-      note: `creating template ${templateName}`,
+      note: 'creating template',
       failure: Reason.TemplateUpdateFailed,
       events: warningEvents,
     };
   }
   if (template.metadata.annotations?.[SOURCE_ANNOTATION] !== o.name) {
     const message = `A ${template.kind} named ${o.capiNamespace}/${templateName} already exists and was not created for this MachineSet; it is never modified or deleted by this controller. Delete or rename it so the mirror can get its own template.`;
-    return (
-      reportState(
-        o,
-        mapi,
-        { status: 'False', reason: Reason.TemplateUpdateFailed, message },
-        undefined,
-        [{ type: 'Warning', reason: Reason.TemplateUpdateFailed, message }],
-      ) ?? done('template name taken by a foreign template')
+    return reportFailure(
+      o,
+      mapi,
+      Reason.TemplateUpdateFailed,
+      message,
+      'template name taken by a foreign template',
     );
   }
 
@@ -336,7 +337,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
         ...desired,
         metadata: { ...desired.metadata, ownerReferences: clusterRefs },
       }),
-      note: `creating ${paused ? 'paused' : 'unpaused'} CAPI machine set`,
+      note: paused ? 'creating paused CAPI machine set' : 'creating CAPI machine set',
       failure: Reason.CreateFailed,
     };
   }
@@ -364,7 +365,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
     return {
       kind: 'update',
       object: hasFinalizer(updated) ? updated : withFinalizer(updated),
-      note: `updating CAPI machine set (template ${templateName})`,
+      note: 'updating CAPI machine set',
       failure: Reason.UpdateFailed,
     };
   }
@@ -389,7 +390,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
           ownerReferences: [...owners, ownerReference(mirror)],
         },
       },
-      note: `adopting template ${templateName}`,
+      note: 'adopting template',
       failure: Reason.TemplateUpdateFailed,
     };
   }
@@ -440,7 +441,7 @@ function planStaleTemplates(
             ),
           },
         },
-        note: `releasing old template ${stale.metadata.name}`,
+        note: 'releasing old template',
         failure: Reason.TemplateUpdateFailed,
       };
     }
@@ -451,7 +452,7 @@ function planStaleTemplates(
       return {
         kind: 'delete',
         object: stale,
-        note: `deleting old template ${stale.metadata.name}`,
+        note: 'deleting old template',
         failure: Reason.TemplateUpdateFailed,
       };
     }
@@ -487,7 +488,7 @@ function planMapiDeletion(o: Observed, mapi: MapiMachineSet): Step {
   return {
     kind: 'update',
     object: withoutFinalizer(mapi),
-    note: `releasing MAPI machine set (authority ${authority ?? 'unset'})`,
+    note: 'releasing deleted MAPI machine set',
   };
 }
 

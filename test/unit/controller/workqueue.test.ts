@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { type Clock, WorkQueue } from '../../../src/controller/workqueue.js';
+import type { Clock } from '../../../src/clock.js';
+import { WorkQueue } from '../../../src/controller/workqueue.js';
 
 /** A manual clock: timers fire only when the test advances time. */
 class FakeClock implements Clock {

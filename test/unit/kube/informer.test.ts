@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../../src/api/types.js';
 import {
-  type Clock,
   Informer,
   type InformerEvent,
   type InformerOptions,
@@ -10,10 +9,11 @@ import {
   type WatchEvent,
   type WatchHandle,
   type WatchOptions,
-  objectKey,
   resourcePath,
 } from '../../../src/kube/informer.js';
 import type { LogMeta, Logger } from '../../../src/logging.js';
+import type { Clock } from '../../../src/clock.js';
+import { objectKey } from '../../../src/kube/resources.js';
 
 /** Lets promise chains and immediates run. */
 async function flush(): Promise<void> {
