@@ -1,8 +1,14 @@
-// The program: parse flags, connect, run the controller until SIGTERM/SIGINT.
+// The program: parse flags, connect, serve probes and metrics, elect a leader,
+// run the controller until SIGTERM/SIGINT.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startController } from './controller/controller.js';
+import { startController, type RunningController } from './controller/controller.js';
 import { converterFor, SUPPORTED_PLATFORMS } from './conversion/platforms.js';
-import { createLogger } from './logging.js';
+import { LeaderElector, validateTimings } from './kube/leader-election.js';
+import { createLogger, type Logger } from './logging.js';
+import { parseBindAddress, serve, type Endpoints } from './observability/http-server.js';
+import { Metrics } from './observability/metrics.js';
 import { parseOptions, USAGE, UsageError, type Options } from './options.js';
 
 function loadKubeConfig(options: Options): KubeConfig {
@@ -20,18 +26,55 @@ function loadKubeConfig(options: Options): KubeConfig {
   return kubeConfig;
 }
 
-async function main(): Promise<number> {
-  let options: Options | 'help';
+function parse(): Options | 'help' | UsageError {
   try {
-    options = parseOptions(process.argv.slice(2), process.env, process.stderr.isTTY);
-    if (options !== 'help' && options.platform && !SUPPORTED_PLATFORMS.includes(options.platform)) {
+    const options = parseOptions(process.argv.slice(2), process.env, process.stderr.isTTY);
+    if (options === 'help') return options;
+    if (options.platform && !SUPPORTED_PLATFORMS.includes(options.platform)) {
       throw new UsageError(
         `--platform "${options.platform}" is not supported; supported: ${SUPPORTED_PLATFORMS.join(', ')}`,
       );
     }
+    if (options.leaderElect) {
+      try {
+        validateTimings(options);
+      } catch (err) {
+        throw new UsageError(`leader election timings: ${(err as Error).message}`);
+      }
+    }
+    parseBindAddress(options.metricsBindAddress);
+    parseBindAddress(options.healthProbeBindAddress);
+    return options;
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`mapi-capi-sync: ${err.message}\n\n${USAGE}`);
+    if (err instanceof UsageError) return err;
+    if (err instanceof Error) return new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Serves probes and metrics on one or two ports, as the bind addresses say. */
+async function startHttp(options: Options, endpoints: Endpoints, logger: Logger): Promise<void> {
+  const metrics = parseBindAddress(options.metricsBindAddress);
+  const probes = parseBindAddress(options.healthProbeBindAddress);
+  const ports: { metricsPort?: number; probePort?: number } = {};
+  if (metrics && probes && metrics.port !== 0 && metrics.port === probes.port) {
+    const { port } = await serve(metrics, { metrics: true, probes: true }, endpoints);
+    ports.metricsPort = ports.probePort = port;
+  } else {
+    if (metrics) {
+      ports.metricsPort = (await serve(metrics, { metrics: true, probes: false }, endpoints)).port;
+    }
+    if (probes) {
+      ports.probePort = (await serve(probes, { metrics: false, probes: true }, endpoints)).port;
+    }
+  }
+  logger.info('serving metrics and probes', ports);
+}
+
+async function main(): Promise<number> {
+  const options = parse();
+  if (options instanceof UsageError) {
+    process.stderr.write(`mapi-capi-sync: ${options.message}\n\n${USAGE}`);
     return 2;
   }
   if (options === 'help') {
@@ -53,8 +96,46 @@ async function main(): Promise<number> {
     capiNamespace: options.capiNamespace,
     platform: options.platform ?? '(from Infrastructure)',
     workers: options.workers,
+    leaderElect: options.leaderElect,
   });
-  const controller = startController({
+
+  // The metrics read the controller's cache, and the controller reports to the metrics.
+  const wiring: { controller?: RunningController } = {};
+  const metrics = new Metrics(() => wiring.controller?.machineSets() ?? []);
+  let elector: LeaderElector | undefined;
+  let leadership: Promise<void> | undefined;
+  if (options.leaderElect) {
+    leadership = new Promise((resolve) => {
+      elector = new LeaderElector({
+        kubeConfig,
+        namespace: options.leaderElectNamespace,
+        name: options.leaderElectId,
+        identity: `${hostname()}_${randomUUID()}`,
+        leaseDurationMs: options.leaseDurationMs,
+        renewDeadlineMs: options.renewDeadlineMs,
+        retryPeriodMs: options.retryPeriodMs,
+        logger,
+        onStartedLeading: () => {
+          metrics.leader(true);
+          resolve();
+        },
+        onStoppedLeading: () => {
+          // Another replica may already be writing: stop at once, as client-go does.
+          metrics.leader(false);
+          logger.error('leader lease lost; exiting');
+          process.exit(1);
+        },
+      });
+    });
+    elector?.start();
+    logger.info('waiting for the leader lease', {
+      lease: `${options.leaderElectNamespace}/${options.leaderElectId}`,
+    });
+  } else {
+    metrics.leader(true);
+  }
+
+  const running = startController({
     kubeConfig,
     mapiNamespace: options.mapiNamespace,
     capiNamespace: options.capiNamespace,
@@ -62,18 +143,32 @@ async function main(): Promise<number> {
     workers: options.workers,
     converterFor,
     logger,
+    metrics,
+    ...(leadership ? { leadership } : {}),
   });
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: string) => {
-      logger.info('shutting down', { signal });
-      resolve();
-    };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+  wiring.controller = running;
+  try {
+    await startHttp(
+      options,
+      { healthy: () => true, ready: () => running.synced(), registry: metrics.registry },
+      logger,
+    );
+  } catch (err) {
+    logger.error('cannot serve probes or metrics', { error: (err as Error).message });
+    await running.stop(0);
+    return 1;
+  }
+
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
   });
-  await controller.stop();
+  logger.info('shutting down', { signal, timeoutMs: options.shutdownTimeoutMs });
+  const finished = await running.stop(options.shutdownTimeoutMs);
+  if (!finished) logger.warn('reconciles still running at the shutdown deadline; exiting anyway');
+  await elector?.release();
   logger.info('stopped');
   return 0;
 }
 
-process.exitCode = await main();
+process.exit(await main());

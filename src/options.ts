@@ -4,6 +4,17 @@ import type { LogFormat, LogLevel } from './logging.js';
 
 export interface Options {
   kubeconfig?: string;
+  leaderElect: boolean;
+  /** Default: $POD_NAMESPACE, else the CAPI namespace. */
+  leaderElectNamespace: string;
+  leaderElectId: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  /** "0" disables. */
+  metricsBindAddress: string;
+  healthProbeBindAddress: string;
+  shutdownTimeoutMs: number;
   mapiNamespace: string;
   capiNamespace: string;
   platform?: string;
@@ -26,10 +37,38 @@ Flags:
   --workers N              MachineSets reconciled in parallel (default: 2)
   --log-level LEVEL        debug, info, warn or error (default: info)
   --log-format FORMAT      json or text (default: json when not on a terminal, else text)
+  --leader-elect           elect a leader on a Lease before reconciling (default: false)
+  --leader-elect-namespace NS   namespace of the Lease (default: $POD_NAMESPACE, else --capi-namespace)
+  --leader-elect-id NAME   name of the Lease (default: mapi-capi-sync-leader)
+  --leader-elect-lease-duration D   how long a lease is held without renewal (default: 137s)
+  --leader-elect-renew-deadline D   how long the leader retries renewing before giving up (default: 107s)
+  --leader-elect-retry-period D     time between attempts (default: 26s)
+                           (single-node OpenShift uses 270s / 240s / 60s)
+  --metrics-bind-address ADDR        serve /metrics here, "0" to disable (default: :8080)
+  --health-probe-bind-address ADDR   serve /healthz and /readyz here, "0" to disable (default: :8081)
+  --shutdown-timeout D     on SIGTERM, how long in-flight reconciles may take (default: 30s)
   -h, --help               show this help
+
+Durations are numbers with a unit: 500ms, 26s, 2m.
 `;
 
 export class UsageError extends Error {}
+
+type DurationFlag =
+  | 'leader-elect-lease-duration'
+  | 'leader-elect-renew-deadline'
+  | 'leader-elect-retry-period'
+  | 'shutdown-timeout';
+
+const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "137s", "500ms", "2m" → milliseconds. */
+export function parseDuration(flag: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
+  if (!match)
+    throw new UsageError(`--${flag} must be a duration like 26s or 500ms, got "${value}"`);
+  return Math.round(Number(match[1]) * (UNITS_MS[match[2] ?? 's'] ?? 1000));
+}
 
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const LOG_FORMATS: LogFormat[] = ['json', 'text'];
@@ -55,6 +94,15 @@ export function parseOptions(
         workers: { type: 'string', default: '2' },
         'log-level': { type: 'string', default: 'info' },
         'log-format': { type: 'string', default: isTerminal ? 'text' : 'json' },
+        'leader-elect': { type: 'boolean', default: false },
+        'leader-elect-namespace': { type: 'string' },
+        'leader-elect-id': { type: 'string', default: 'mapi-capi-sync-leader' },
+        'leader-elect-lease-duration': { type: 'string', default: '137s' },
+        'leader-elect-renew-deadline': { type: 'string', default: '107s' },
+        'leader-elect-retry-period': { type: 'string', default: '26s' },
+        'metrics-bind-address': { type: 'string', default: ':8080' },
+        'health-probe-bind-address': { type: 'string', default: ':8081' },
+        'shutdown-timeout': { type: 'string', default: '30s' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -80,9 +128,27 @@ export function parseOptions(
       throw new UsageError(`--${flag} must be a valid namespace name, got "${value}"`);
     }
   }
+  const duration = (flag: DurationFlag): number => parseDuration(flag, values[flag]);
+  for (const flag of ['metrics-bind-address', 'health-probe-bind-address'] as const) {
+    if (values[flag] !== '0' && !/^[^:]*:\d{1,5}$/.test(values[flag])) {
+      throw new UsageError(
+        `--${flag} must look like ":8080" or "127.0.0.1:8080" (or "0"), got "${values[flag]}"`,
+      );
+    }
+  }
   const kubeconfig = values.kubeconfig ?? (env.KUBECONFIG || undefined);
   return {
     ...(kubeconfig ? { kubeconfig } : {}),
+    leaderElect: values['leader-elect'],
+    leaderElectNamespace:
+      values['leader-elect-namespace'] ?? (env.POD_NAMESPACE || values['capi-namespace']),
+    leaderElectId: values['leader-elect-id'],
+    leaseDurationMs: duration('leader-elect-lease-duration'),
+    renewDeadlineMs: duration('leader-elect-renew-deadline'),
+    retryPeriodMs: duration('leader-elect-retry-period'),
+    metricsBindAddress: values['metrics-bind-address'],
+    healthProbeBindAddress: values['health-probe-bind-address'],
+    shutdownTimeoutMs: duration('shutdown-timeout'),
     mapiNamespace: values['mapi-namespace'],
     capiNamespace: values['capi-namespace'],
     ...(values.platform ? { platform: values.platform } : {}),

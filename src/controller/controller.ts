@@ -19,6 +19,7 @@ import {
 } from '../kube/resources.js';
 import { createObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
+import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import { SOURCE_ANNOTATION } from '../sync/markers.js';
 import { Reconciler, type ObjectCache } from './reconciler.js';
 import { runWorkers } from './workers.js';
@@ -34,16 +35,26 @@ export interface ControllerOptions {
   logger: Logger;
   /** Server-side watch timeout; tests shorten it. */
   watchTimeoutSeconds?: InformerOptions['watchTimeoutSeconds'];
+  metrics?: Metrics;
+  /** Workers start only once this resolves (leader election); caches sync regardless. */
+  leadership?: Promise<void>;
 }
 
 export interface RunningController {
   /** Resolves once every cache has synced and the workers run. */
   ready: Promise<void>;
+  /** True once the caches have synced (readiness). */
+  synced(): boolean;
+  /** The MAPI MachineSets in the cache. */
+  machineSets(): MapiMachineSet[];
   reconciler: Reconciler;
   /** Queues every known MachineSet, as a periodic resync would. */
   resyncAll(): void;
-  /** Stops taking keys, finishes in-flight reconciles, stops the informers. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking keys, lets in-flight reconciles finish (for at most timeoutMs),
+   * stops the informers. Resolves false when reconciles were still running at the deadline.
+   */
+  stop(timeoutMs?: number): Promise<boolean>;
 }
 
 /** An informer doubles as the reconciler's cache: its store, plus our own writes. */
@@ -75,7 +86,9 @@ export function startController(options: ControllerOptions): RunningController {
       informerOptions,
     );
 
-  const queue = new WorkQueue();
+  const queue = new WorkQueue(
+    options.metrics ? { metrics: options.metrics.workQueue(CONTROLLER_NAME) } : {},
+  );
   const mapiMachineSets = informer<MapiMachineSet>(MAPI_MACHINE_SET, mapiNamespace);
   const capiMachineSets = informer<CapiMachineSet>(CAPI_MACHINE_SET, capiNamespace);
   const clusters = informer<KubeObject>(CAPI_CLUSTER, capiNamespace);
@@ -135,32 +148,62 @@ export function startController(options: ControllerOptions): RunningController {
     logger,
   });
 
+  const reconcile = async (key: string) => {
+    const started = performance.now();
+    try {
+      const result = await reconciler.reconcile(key);
+      const outcome = result.requeueAfterMs === undefined ? 'success' : 'requeue_after';
+      options.metrics?.reconciled(outcome, (performance.now() - started) / 1000);
+      return result;
+    } catch (err) {
+      options.metrics?.reconciled('error', (performance.now() - started) / 1000);
+      throw err;
+    }
+  };
+
   const base = [mapiMachineSets, capiMachineSets, clusters, infrastructures];
   for (const i of base) i.start();
   const stopSignal = new AbortController();
+  let synced = false;
   let workers: Promise<void> | undefined;
   const ready = (async () => {
     await Promise.all(base.map((i) => i.waitForSync(stopSignal.signal)));
     const converter = options.converterFor(reconciler.platform());
     if (converter) await templateInformerFor(converter).waitForSync(stopSignal.signal);
-    logger.info('caches synced; starting workers', {
-      workers: options.workers,
-      platform: reconciler.platform(),
-    });
-    workers = runWorkers(queue, options.workers, (key) => reconciler.reconcile(key), logger);
+    synced = true;
+    logger.info('caches synced', { platform: reconciler.platform() });
+    if (options.leadership) {
+      await Promise.race([
+        options.leadership,
+        new Promise((_, reject) =>
+          stopSignal.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+        ),
+      ]);
+    }
+    logger.info('starting workers', { workers: options.workers });
+    workers = runWorkers(queue, options.workers, reconcile, logger);
     resyncAll();
   })();
+  ready.catch(() => undefined); // a stop before the caches synced is not an error
 
   return {
     ready,
+    synced: () => synced,
+    machineSets: () => mapiMachineSets.list(),
     reconciler,
     resyncAll,
-    async stop(): Promise<void> {
+    async stop(timeoutMs = 30_000): Promise<boolean> {
       stopSignal.abort();
       queue.shutDown();
       await ready.catch(() => undefined);
-      await workers;
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        (workers ?? Promise.resolve()).then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
+      clearTimeout(timer);
       await Promise.all([...base, ...templateInformers.values()].map((i) => i.stop()));
+      return finished;
     },
   };
 }

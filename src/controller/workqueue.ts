@@ -3,8 +3,18 @@
 // when `done` is called. Failures back off per key; `addAfter` schedules a delayed add.
 import { realClock, type Clock } from '../clock.js';
 
+/** What a queue reports, for the workqueue_* metrics. */
+export interface WorkQueueMetrics {
+  added(): void;
+  depth(keys: number): void;
+  /** Seconds a key waited in the queue before a worker took it. */
+  waited(seconds: number): void;
+  retried(): void;
+}
+
 export interface WorkQueueOptions {
   clock?: Clock;
+  metrics?: WorkQueueMetrics;
   /** First retry delay of `addRateLimited`; doubles per consecutive failure. Default 5 ms. */
   baseDelayMs?: number;
   /** Longest retry delay. Default 5 minutes (client-go's 1000 s is too long for us). */
@@ -27,10 +37,14 @@ export class WorkQueue {
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private readonly failures = new Map<string, number>();
   private readonly delayed = new Map<string, { readyAt: number; handle: unknown }>();
+  /** When each queued key was queued, for the wait-time metric. */
+  private readonly queuedAt = new Map<string, number>();
+  private readonly metrics: WorkQueueMetrics | undefined;
   private shuttingDown = false;
 
   constructor(options: WorkQueueOptions = {}) {
     this.clock = options.clock ?? realClock;
+    this.metrics = options.metrics;
     this.baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
     this.maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
     if (!(this.baseDelayMs > 0) || !(this.maxDelayMs >= this.baseDelayMs)) {
@@ -42,10 +56,10 @@ export class WorkQueue {
   add(key: string): void {
     if (this.shuttingDown || this.dirty.has(key)) return;
     this.dirty.add(key);
+    this.metrics?.added();
     // A key being processed is queued again by `done`, so it never runs twice at once.
     if (this.processing.has(key)) return;
-    this.queue.push(key);
-    this.dispatch();
+    this.enqueue(key);
   }
 
   /** Adds the key after `ms`; of several pending delayed adds for a key, the earliest wins. */
@@ -73,6 +87,7 @@ export class WorkQueue {
     if (this.shuttingDown) return;
     const failures = this.failures.get(key) ?? 0;
     this.failures.set(key, failures + 1);
+    this.metrics?.retried();
     this.addAfter(key, Math.min(this.baseDelayMs * 2 ** failures, this.maxDelayMs));
   }
 
@@ -103,10 +118,7 @@ export class WorkQueue {
   /** Ends processing of a key; if it was re-added meanwhile, it is queued again. */
   done(key: string): void {
     if (!this.processing.delete(key)) return;
-    if (this.dirty.has(key) && !this.shuttingDown) {
-      this.queue.push(key);
-      this.dispatch();
-    }
+    if (this.dirty.has(key) && !this.shuttingDown) this.enqueue(key);
   }
 
   /** Stops handing out keys: waiting and later `get` calls resolve to undefined; delayed adds are dropped. */
@@ -127,9 +139,20 @@ export class WorkQueue {
     return this.queue.length;
   }
 
+  private enqueue(key: string): void {
+    this.queue.push(key);
+    this.queuedAt.set(key, this.clock.now());
+    this.dispatch();
+    this.metrics?.depth(this.queue.length);
+  }
+
   private take(key: string): void {
     this.dirty.delete(key);
     this.processing.add(key);
+    const queuedAt = this.queuedAt.get(key);
+    this.queuedAt.delete(key);
+    if (queuedAt !== undefined) this.metrics?.waited((this.clock.now() - queuedAt) / 1000);
+    this.metrics?.depth(this.queue.length);
   }
 
   private dispatch(): void {

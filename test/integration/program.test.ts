@@ -75,6 +75,8 @@ describe('the program', function () {
         `--mapi-namespace=${mapiNamespace}`,
         `--capi-namespace=${capiNamespace}`,
         '--log-format=json',
+        '--metrics-bind-address=127.0.0.1:0',
+        '--health-probe-bind-address=127.0.0.1:0',
       ],
       {
         cwd: ROOT,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
 import { deleteTestNamespaces, setControlPlane } from './cluster.js';
 import { stopTestControllers } from './controller.js';
+import { killPrograms } from './program.js';
 
 let plane: ControlPlane | undefined;
 let dir: string | undefined;
@@ -36,6 +37,7 @@ export const mochaHooks = {
   },
   async afterEach(): Promise<void> {
     await stopTestControllers();
+    await killPrograms();
     await deleteTestNamespaces();
   },
   async afterAll(this: Mocha.Context): Promise<void> {

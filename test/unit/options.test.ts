@@ -9,6 +9,15 @@ describe('command-line options', () => {
       workers: 2,
       logLevel: 'info',
       logFormat: 'json',
+      leaderElect: false,
+      leaderElectNamespace: 'openshift-cluster-api',
+      leaderElectId: 'mapi-capi-sync-leader',
+      leaseDurationMs: 137_000,
+      renewDeadlineMs: 107_000,
+      retryPeriodMs: 26_000,
+      metricsBindAddress: ':8080',
+      healthProbeBindAddress: ':8081',
+      shutdownTimeoutMs: 30_000,
     });
     expect(parseOptions([], {}, true)).to.include({ logFormat: 'text' });
   });
@@ -35,13 +44,37 @@ describe('command-line options', () => {
         {},
         false,
       ),
-    ).to.deep.equal({
+    ).to.include({
       mapiNamespace: 'm',
       capiNamespace: 'c',
       platform: 'AWS',
       workers: 8,
       logLevel: 'debug',
       logFormat: 'text',
+    });
+    expect(
+      parseOptions(
+        [
+          '--leader-elect',
+          '--leader-elect-lease-duration=270s',
+          '--leader-elect-renew-deadline=4m',
+          '--leader-elect-retry-period=500ms',
+          '--metrics-bind-address=0',
+          '--health-probe-bind-address=127.0.0.1:9440',
+          '--shutdown-timeout=1.5s',
+        ],
+        { POD_NAMESPACE: 'controller-ns' },
+        false,
+      ),
+    ).to.include({
+      leaderElect: true,
+      leaderElectNamespace: 'controller-ns',
+      leaseDurationMs: 270_000,
+      renewDeadlineMs: 240_000,
+      retryPeriodMs: 500,
+      metricsBindAddress: '0',
+      healthProbeBindAddress: '127.0.0.1:9440',
+      shutdownTimeoutMs: 1500,
     });
     expect(parseOptions(['--help'], {}, false)).to.equal('help');
     expect(parseOptions(['-h'], {}, false)).to.equal('help');
@@ -55,6 +88,9 @@ describe('command-line options', () => {
     [['--log-format=xml'], /--log-format must be json or text/],
     [['--mapi-namespace=Bad_NS'], /--mapi-namespace must be a valid namespace name/],
     [['positional'], /positional/],
+    [['--leader-elect-retry-period=26'], /must be a duration like 26s/],
+    [['--shutdown-timeout=soon'], /must be a duration/],
+    [['--metrics-bind-address=8080'], /must look like ":8080"/],
   ] as const) {
     it(`rejects ${argv.join(' ')} with a clear message`, () => {
       expect(() => parseOptions([...argv], {}, false))
