@@ -147,6 +147,28 @@ async function settled(plane: ControlPlane, expectTemplate?: string): Promise<vo
   throw new Error('the MachineSets did not settle within 60 s; see the controller log above');
 }
 
+/** The metrics port the controller logged. */
+async function servingPort(logFile: string): Promise<number> {
+  for (const line of (await readFile(logFile, 'utf8')).split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { message?: string; metricsPort?: number };
+    if (entry.message === 'serving metrics and probes' && entry.metricsPort)
+      return entry.metricsPort;
+  }
+  throw new Error('the controller did not report its metrics port');
+}
+
+/** Prints the controller's JSON log as short text lines. */
+function printLog(text: string): void {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const { timestamp, level, message, ...meta } = JSON.parse(line) as Record<string, unknown>;
+    const time = String(timestamp).slice(11, 23);
+    const rest = Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : '';
+    console.log(`${time} ${String(level).toUpperCase().padEnd(5)} ${String(message)}${rest}`);
+  }
+}
+
 function showState(plane: ControlPlane): void {
   banner('Machine API MachineSets (the authoritative side)');
   kubectl(plane, [
@@ -190,7 +212,7 @@ try {
   );
   console.log(`  and MAPI MachineSets ${[...MACHINE_SETS, BROKEN].join(', ')}`);
 
-  banner('starting the controller: mapi-capi-sync --kubeconfig … --log-format text');
+  banner('starting the controller: mapi-capi-sync --kubeconfig …');
   const log = createWriteStream(controllerLog);
   controller = spawn(
     process.execPath,
@@ -200,8 +222,9 @@ try {
       'src/main.ts',
       '--kubeconfig',
       plane.kubeconfigPath,
-      '--log-format',
-      'text',
+      '--log-format=json',
+      '--metrics-bind-address=127.0.0.1:0',
+      '--health-probe-bind-address=127.0.0.1:0',
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -244,6 +267,13 @@ try {
   await settled(plane, 'm6i.2xlarge');
   showState(plane);
   console.log('\n  the old template of that MachineSet is gone; a new one points at m6i.2xlarge');
+
+  const metricsPort = await servingPort(controllerLog);
+  banner(`metrics (curl http://127.0.0.1:${metricsPort}/metrics, selected lines)`);
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const shown =
+    /^(mapi_capi_sync_machinesets\{synchronized="(True|False)",authority="MachineAPI"\}|controller_runtime_reconcile_total|workqueue_depth|leader_election_master_status)/;
+  for (const line of metrics.split('\n')) if (shown.test(line)) console.log(`  ${line}`);
 } catch (err) {
   console.error(`demo failed: ${(err as Error).message}`);
   process.exitCode = 1;
@@ -253,8 +283,8 @@ try {
     await once(controller, 'exit');
   }
   banner('controller log');
-  process.stdout.write(await readFile(controllerLog, 'utf8').catch(() => '(none)\n'));
+  printLog(await readFile(controllerLog, 'utf8').catch(() => ''));
   await plane?.stop();
-  await rm(dir, { recursive: true, force: true });
+  if (!process.env.KEEP_DEMO_DIR) await rm(dir, { recursive: true, force: true });
   banner('controller and control plane stopped');
 }
