@@ -1,8 +1,9 @@
 // The platform converters, selected by the Infrastructure's platform type (or --platform).
 import { awsConverter } from './aws.js';
+import { powerVsConverter } from './powervs.js';
 import type { PlatformConverter } from './types.js';
 
-export const CONVERTERS: readonly PlatformConverter[] = [awsConverter];
+export const CONVERTERS: readonly PlatformConverter[] = [awsConverter, powerVsConverter];
 
 export const SUPPORTED_PLATFORMS = CONVERTERS.map((c) => c.platform);
 
