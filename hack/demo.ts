@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../src/api/types.js';
-import { awsMachineSet } from '../test/support/controller.js';
+import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -55,28 +55,14 @@ async function seed(plane: ControlPlane): Promise<void> {
   for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
     await core.createNamespace({ body: { metadata: { name } } });
   }
-  const infrastructure = { group: 'config.openshift.io', version: 'v1', plural: 'infrastructures' };
-  const created = (await custom.createClusterCustomObject({
-    ...infrastructure,
-    body: {
-      apiVersion: 'config.openshift.io/v1',
-      kind: 'Infrastructure',
-      metadata: { name: 'cluster' },
-      spec: { platformSpec: { type: 'AWS' } },
+  await setInfrastructure(
+    {
+      infrastructureName: INFRASTRUCTURE_NAME,
+      platform: 'AWS',
+      platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
     },
-  })) as object;
-  await custom.replaceClusterCustomObjectStatus({
-    ...infrastructure,
-    name: 'cluster',
-    body: {
-      ...created,
-      status: {
-        infrastructureName: INFRASTRUCTURE_NAME,
-        platform: 'AWS',
-        platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
-      },
-    },
-  });
+    custom,
+  );
   await custom.createNamespacedCustomObject({
     group: 'cluster.x-k8s.io',
     version: 'v1beta2',

@@ -41,8 +41,8 @@ export async function stopTestControllers(): Promise<void> {
 /** Creates or replaces the cluster's Infrastructure "cluster", spec and status. */
 export async function setInfrastructure(
   status: NonNullable<Infrastructure['status']>,
+  api: CustomObjectsApi = adminConfig().makeApiClient(CustomObjectsApi),
 ): Promise<void> {
-  const api = adminConfig().makeApiClient(CustomObjectsApi);
   const where = {
     group: 'config.openshift.io',
     version: 'v1',
