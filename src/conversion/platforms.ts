@@ -1,9 +1,16 @@
 // The platform converters, selected by the Infrastructure's platform type (or --platform).
 import { awsConverter } from './aws.js';
+import { azureConverter } from './azure.js';
+import { gcpConverter } from './gcp.js';
 import { powerVsConverter } from './powervs.js';
 import type { PlatformConverter } from './types.js';
 
-export const CONVERTERS: readonly PlatformConverter[] = [awsConverter, powerVsConverter];
+export const CONVERTERS: readonly PlatformConverter[] = [
+  awsConverter,
+  azureConverter,
+  gcpConverter,
+  powerVsConverter,
+];
 
 export const SUPPORTED_PLATFORMS = CONVERTERS.map((c) => c.platform);
 
