@@ -1,5 +1,6 @@
 // Command-line flags. Pure: parses argv and the environment it is given.
 import { parseArgs } from 'node:util';
+import { SUPPORTED_PLATFORMS } from './conversion/platforms.js';
 import type { LogFormat, LogLevel } from './logging.js';
 
 export interface Options {
@@ -33,7 +34,8 @@ Flags:
   --kubeconfig PATH        kubeconfig to use (default: $KUBECONFIG, else in-cluster config)
   --mapi-namespace NS      namespace of the Machine API MachineSets (default: openshift-machine-api)
   --capi-namespace NS      namespace of the Cluster API objects (default: openshift-cluster-api)
-  --platform NAME          platform override: AWS (default: the Infrastructure's status.platformStatus.type)
+  --platform NAME          platform override: ${SUPPORTED_PLATFORMS.join(', ')}
+                           (default: the Infrastructure's status.platformStatus.type)
   --workers N              MachineSets reconciled in parallel (default: 2)
   --log-level LEVEL        debug, info, warn or error (default: info)
   --log-format FORMAT      json or text (default: json when not on a terminal, else text)
