@@ -2,6 +2,7 @@
 import { awsConverter } from './aws.js';
 import { azureConverter } from './azure.js';
 import { gcpConverter } from './gcp.js';
+import { openstackConverter } from './openstack.js';
 import { powerVsConverter } from './powervs.js';
 import type { PlatformConverter } from './types.js';
 
@@ -9,6 +10,7 @@ export const CONVERTERS: readonly PlatformConverter[] = [
   awsConverter,
   azureConverter,
   gcpConverter,
+  openstackConverter,
   powerVsConverter,
 ];
 
