@@ -36,11 +36,17 @@ export interface ControlPlaneState {
   server: string;
   adminToken: string;
   pids: Record<ComponentName, number>;
+  /**
+   * The API server's audit log (JSON lines, level Metadata for every request): who did what to
+   * which resource, e.g. to check that an identity used exactly the permissions it was granted.
+   */
+  auditLogPath?: string;
 }
 
 export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
 
 export interface ControlPlane extends ControlPlaneState {
+  auditLogPath: string;
   kubeConfig: KubeConfig;
   stop(): Promise<void>;
 }
@@ -235,6 +241,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const tokens = join(dir, 'tokens.csv');
     await writeFile(tokens, `${adminToken},admin,admin,system:masters\n`, { mode: 0o600 });
 
+    // audit: every request at level Metadata (user, verb, resource, namespace, name, response code)
+    const auditPolicy = join(dir, 'audit-policy.yaml');
+    const auditLogPath = join(dir, 'logs', 'audit.log');
+    await writeFile(auditPolicy, AUDIT_POLICY);
+
     // kube-apiserver
     const server = `https://127.0.0.1:${apiPort}`;
     const certDir = join(dir, 'certs');
@@ -255,6 +266,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       '--enable-priority-and-fairness=false',
       // a loopback address cannot be a Service endpoint; nothing here needs the kubernetes Service
       '--endpoint-reconciler-type=none',
+      `--audit-policy-file=${auditPolicy}`,
+      `--audit-log-path=${auditLogPath}`,
+      // rotated files (audit-<time>.log beside it) keep a long-running local cluster bounded
+      '--audit-log-maxsize=200',
+      '--audit-log-maxbackup=2',
       '--v=1',
     ]);
     const caFile = join(certDir, 'apiserver.crt');
@@ -314,6 +330,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       kubeconfigPath,
       server,
       adminToken,
+      auditLogPath,
       pids: {
         etcd: children.etcd?.pid ?? 0,
         'kube-apiserver': children['kube-apiserver']?.pid ?? 0,
@@ -322,6 +339,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     };
     return {
       ...state,
+      auditLogPath,
       kubeConfig,
       stop: async () => {
         await killAll(pids());
@@ -344,6 +362,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     );
   }
 }
+
+/** Level Metadata for every request; the RequestReceived stage only duplicates the others. */
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages:
+  - RequestReceived
+rules:
+  - level: Metadata
+`;
 
 function kubeconfigYaml(server: string, ca: Buffer, token: string): string {
   const config = {

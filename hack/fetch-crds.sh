@@ -13,6 +13,7 @@ CAPO=sigs.k8s.io/cluster-api-provider-openstack@v0.14.2
 CAPG=sigs.k8s.io/cluster-api-provider-gcp@v1.12.0
 CAPZ=sigs.k8s.io/cluster-api-provider-azure@v1.26.0
 CAPIBM=sigs.k8s.io/cluster-api-provider-ibmcloud@v0.13.1
+PROMETHEUS_OPERATOR=github.com/prometheus-operator/prometheus-operator@v0.85.0
 
 # module  path-inside-the-module
 CRDS="
@@ -27,6 +28,8 @@ $CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachinetemplates
 $CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml
 $CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml
+$PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
+$PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 "
 
 require_tool go "install the Go toolchain: the CRDs are fetched through the Go module proxy"

@@ -9,6 +9,18 @@ import { eventually } from './eventually.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/** How the program is started: node's arguments up to the program's own, and where. */
+export interface ProgramEntry {
+  nodeArgs: string[];
+  cwd: string;
+}
+
+/** From source, as `npm start` runs it. */
+export const FROM_SOURCE: ProgramEntry = {
+  nodeArgs: ['--import', 'tsx', 'src/main.ts'],
+  cwd: ROOT,
+};
+
 export interface LogLine {
   level: string;
   message: string;
@@ -19,20 +31,18 @@ export class ProgramProcess {
   readonly child: ChildProcess;
   private output = '';
 
-  constructor(args: string[], env: Record<string, string> = {}) {
+  constructor(args: string[], env: Record<string, string> = {}, entry: ProgramEntry = FROM_SOURCE) {
     this.child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/main.ts',
+        ...entry.nodeArgs,
         '--log-format=json',
         '--metrics-bind-address=127.0.0.1:0',
         '--health-probe-bind-address=127.0.0.1:0',
         ...args,
       ],
       {
-        cwd: ROOT,
+        cwd: entry.cwd,
         env: { ...process.env, KUBECONFIG: controlPlane().kubeconfigPath, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -87,8 +97,12 @@ export class ProgramProcess {
 
 const started: ProgramProcess[] = [];
 
-export function startProgram(args: string[], env?: Record<string, string>): ProgramProcess {
-  const program = new ProgramProcess(args, env);
+export function startProgram(
+  args: string[],
+  env?: Record<string, string>,
+  entry?: ProgramEntry,
+): ProgramProcess {
+  const program = new ProgramProcess(args, env, entry);
   started.push(program);
   return program;
 }

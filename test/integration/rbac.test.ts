@@ -1,0 +1,525 @@
+// The RBAC in manifests/ is sufficient and minimal: the program runs with the Deployment's own
+// flags as the manifests' ServiceAccount, bound only to the manifests' Roles and ClusterRole. It
+// goes through its interesting paths on every platform without a single 403, and the API
+// server's audit log shows that it used every verb it was granted (except the few listed below,
+// with the reason) and nothing else.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { expect } from 'chai';
+import {
+  AuthorizationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  type V1Deployment,
+} from '@kubernetes/client-node';
+import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
+import { FINALIZER } from '../../src/sync/markers.js';
+import {
+  adminConfig,
+  controlPlane,
+  createLimitedIdentity,
+  testNamespace,
+  uniqueName,
+} from '../support/cluster.js';
+import {
+  AWS_TEMPLATES,
+  awsMachineSet,
+  CAPI,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+} from '../support/controller.js';
+import { eventually } from '../support/eventually.js';
+import { PLATFORM_FIXTURES } from '../support/fixtures/index.js';
+import {
+  CAPI_NAMESPACE,
+  grantsTo,
+  loadManifests,
+  MAPI_NAMESPACE,
+  permissionKey,
+  rewriteManifests,
+  SERVICE_ACCOUNT,
+  type ManifestObject,
+  type Permission,
+} from '../support/manifests.js';
+import { startProgram, type ProgramProcess } from '../support/program.js';
+
+/**
+ * Granted verbs this test does not see the controller use, and why. Everything else granted must
+ * show up in the audit log. Keep it short: a verb nobody can justify here is removed from the Role;
+ * an entry that the test does exercise fails the test until it is removed from this list.
+ */
+const NOT_EXERCISED_HERE: readonly {
+  apiGroup: string;
+  resources: string[];
+  verbs: string[];
+  reason: string;
+}[] = [];
+
+/** Short leader-election timings, so that the Lease is renewed (updated) during the test. */
+const FAST_LEADER_ELECTION = [
+  '--leader-elect-lease-duration=3s',
+  '--leader-elect-renew-deadline=2s',
+  '--leader-elect-retry-period=500ms',
+];
+
+interface AuditEvent {
+  stage: string;
+  verb: string;
+  user: { username: string };
+  objectRef?: {
+    apiGroup?: string;
+    resource?: string;
+    subresource?: string;
+    namespace?: string;
+    name?: string;
+  };
+  responseStatus?: { code?: number; message?: string };
+  requestURI: string;
+}
+
+/** Every audit event of the user, from the log and its rotated siblings. */
+async function auditEventsOf(username: string): Promise<AuditEvent[]> {
+  const path = controlPlane().auditLogPath;
+  const stem = basename(path, '.log');
+  const files = (await readdir(dirname(path)))
+    .filter((f) => f === basename(path) || (f.startsWith(`${stem}-`) && f.endsWith('.log')))
+    .map((f) => join(dirname(path), f));
+  const events: AuditEvent[] = [];
+  for (const file of files) {
+    for (const line of (await readFile(file, 'utf8')).split('\n')) {
+      // cheap filter before parsing: the log holds every request of the whole test run
+      if (!line.includes(username)) continue;
+      const event = JSON.parse(line) as AuditEvent;
+      if (event.user.username === username) events.push(event);
+    }
+  }
+  return events;
+}
+
+/** The permission an audited request needed, in the manifests' own namespaces. */
+function permissionOf(event: AuditEvent, namespaces: Record<string, string>): Permission {
+  const ref = event.objectRef ?? {};
+  return {
+    namespace: ref.namespace ? (namespaces[ref.namespace] ?? ref.namespace) : '',
+    apiGroup: ref.apiGroup ?? '',
+    resource: ref.subresource ? `${ref.resource}/${ref.subresource}` : (ref.resource ?? ''),
+    verb: event.verb,
+  };
+}
+
+const api = () => adminConfig().makeApiClient(CustomObjectsApi);
+
+function synchronized(mapi: MapiMachineSet) {
+  return mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
+}
+
+describe('RBAC from manifests/ (sufficient and minimal)', function () {
+  this.timeout(300_000);
+
+  const clusterScoped: ManifestObject[] = [];
+
+  afterEach(async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    for (const object of clusterScoped.splice(0)) {
+      await client.delete(object).catch((err: { code?: number }) => {
+        if (err.code !== 404) throw err;
+      });
+    }
+  });
+
+  it('runs the program with the Deployment flags as the manifests ServiceAccount on every platform, using every granted verb', async () => {
+    const mapiNamespace = await testNamespace('mapi');
+    const capiNamespace = await testNamespace('capi');
+    const manifests = rewriteManifests(await loadManifests(), {
+      mapiNamespace,
+      capiNamespace,
+      suffix: uniqueName('rbac'),
+    });
+    const backToManifests = { [mapiNamespace]: MAPI_NAMESPACE, [capiNamespace]: CAPI_NAMESPACE };
+
+    // The manifests' ServiceAccount, with a token; its RBAC objects applied as written.
+    const account = manifests.find((o) => o.kind === 'ServiceAccount')!;
+    expect(account.metadata).to.include({ name: SERVICE_ACCOUNT, namespace: capiNamespace });
+    const identity = await createLimitedIdentity(capiNamespace, SERVICE_ACCOUNT);
+    const kubeconfigPath = join(controlPlane().dir, `${uniqueName('kubeconfig-rbac')}.json`);
+    await writeFile(kubeconfigPath, identity.kubeConfig.exportConfig(), { mode: 0o600 });
+    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    for (const object of manifests.filter((o) => /^(Cluster)?Role(Binding)?$/.test(o.kind))) {
+      await client.create(object);
+      if (!object.metadata.namespace) clusterScoped.push(object);
+    }
+    await waitUntilAuthorized(identity.username, capiNamespace, [
+      { namespace: mapiNamespace, group: 'machine.openshift.io', resource: 'machinesets' },
+      { namespace: capiNamespace, group: 'cluster.x-k8s.io', resource: 'machinesets' },
+      { group: 'config.openshift.io', resource: 'infrastructures' },
+    ]);
+
+    // The program as the pod runs it: the Deployment's flags and POD_NAMESPACE, only pointed at
+    // this test's namespaces, at free local ports (ProgramProcess's) and with faster timings.
+    const deployment = manifests.find((o) => o.kind === 'Deployment') as ManifestObject &
+      V1Deployment;
+    const container = deployment.spec!.template.spec!.containers[0]!;
+    const args = [
+      ...(container.args ?? []).filter((a) => !/^--(metrics|health-probe)-bind-address/.test(a)),
+      `--kubeconfig=${kubeconfigPath}`,
+      `--mapi-namespace=${mapiNamespace}`,
+      `--capi-namespace=${capiNamespace}`,
+      ...FAST_LEADER_ELECTION,
+    ];
+    expect(args).to.include('--leader-elect');
+    const programs: ProgramProcess[] = [];
+    const start = () => {
+      const program = startProgram(args, { POD_NAMESPACE: deployment.metadata.namespace! });
+      programs.push(program);
+      return program;
+    };
+    const stop = async (program: ProgramProcess) => {
+      program.kill('SIGTERM');
+      expect(await program.exit(60_000), program.text).to.equal(0);
+    };
+
+    const world = new World(mapiNamespace, capiNamespace);
+    const conditionMessages: string[] = [];
+    const waitCondition = async (name: string, status: string, reason: string) => {
+      const mapi = await eventually(
+        async () => {
+          const current = await world.mapi(name);
+          const condition = synchronized(current);
+          expect(condition, JSON.stringify(current.status)).to.include({ status, reason });
+          if (status === 'True') {
+            expect(current.status?.synchronizedGeneration).to.equal(current.metadata.generation);
+          }
+          return current;
+        },
+        { timeoutMs: 60_000 },
+      );
+      conditionMessages.push(synchronized(mapi)?.message ?? '');
+      return mapi;
+    };
+    const waitGone = (name: string, templates: TemplateResource) =>
+      eventually(
+        async () => {
+          expect(await world.mapiExists(name), 'MAPI MachineSet released').to.equal(false);
+          expect(await world.mirror(name)).to.equal(undefined);
+          expect(await world.templates(templates)).to.deep.equal([]);
+        },
+        { timeoutMs: 60_000 },
+      );
+
+    try {
+      // AWS: every path of the controller.
+      await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+      let program = start();
+
+      // create → Synchronized=True, the paused mirror and its template (create, adopt)
+      await world.createMapi(awsMachineSet('rbac-a', mapiNamespace));
+      await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
+      const [firstTemplate] = await world.templates(AWS_TEMPLATES);
+      expect(firstTemplate).to.not.equal(undefined);
+
+      // replicas → the mirror is updated; MAPI status → the mirror's status is written
+      await world.patchMapi('rbac-a', [{ op: 'replace', path: '/spec/replicas', value: 3 }]);
+      await eventually(async () =>
+        expect((await world.mirror('rbac-a'))?.spec.replicas).to.equal(3),
+      );
+      const generation = (await world.mapi('rbac-a')).metadata.generation;
+      await world.setMapiStatus('rbac-a', {
+        replicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+        observedGeneration: generation,
+      });
+      await eventually(async () =>
+        expect((await world.mirror('rbac-a'))?.status?.readyReplicas).to.equal(3),
+      );
+
+      // providerSpec change → a new template, the mirror repointed, the old one released, deleted
+      await world.patchMapi('rbac-a', [
+        {
+          op: 'replace',
+          path: '/spec/template/spec/providerSpec/value/instanceType',
+          value: 'm6i.2xlarge',
+        },
+      ]);
+      await eventually(async () => {
+        const templates = await world.templates(AWS_TEMPLATES);
+        expect(templates.map((t) => t.metadata.name)).to.have.length(1);
+        expect(templates[0]!.metadata.name).to.not.equal(firstTemplate!.metadata.name);
+      });
+      await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
+
+      // a bad providerSpec → False and an Event; fixed; the same mistake again → the same Event
+      // counted up (read and updated, not created again)
+      const arn = { arn: 'arn:aws:ec2:us-east-1::image/ami-0abcdef1234567890' };
+      const goodAmi = { id: 'ami-0abcdef1234567890' };
+      const amiPath = '/spec/template/spec/providerSpec/value/ami';
+      await world.patchMapi('rbac-a', [{ op: 'replace', path: amiPath, value: arn }]);
+      await waitCondition('rbac-a', 'False', 'FailedToConvertMAPIMachineSetToCAPI');
+      await world.patchMapi('rbac-a', [{ op: 'replace', path: amiPath, value: goodAmi }]);
+      await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
+      await world.patchMapi('rbac-a', [{ op: 'replace', path: amiPath, value: arn }]);
+      await waitCondition('rbac-a', 'False', 'FailedToConvertMAPIMachineSetToCAPI');
+      await eventually(async () => {
+        const events = await world.events('FailedToConvertMAPIMachineSetToCAPI');
+        expect(events.map((e) => [e.involvedObject.name, e.count])).to.deep.equal([['rbac-a', 2]]);
+      });
+      await world.patchMapi('rbac-a', [{ op: 'replace', path: amiPath, value: goodAmi }]);
+      await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
+
+      // the mirror deleted by someone → released and recreated
+      const mirrorBefore = (await world.mirror('rbac-a'))!;
+      await api().deleteNamespacedCustomObject({
+        ...CAPI,
+        namespace: capiNamespace,
+        name: 'rbac-a',
+      });
+      await eventually(
+        async () => {
+          const mirror = await world.mirror('rbac-a');
+          expect(mirror?.metadata.uid).to.be.a('string').and.not.equal(mirrorBefore.metadata.uid);
+          expect(mirror?.metadata.finalizers).to.include(FINALIZER);
+        },
+        { timeoutMs: 60_000 },
+      );
+      await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
+
+      // the MAPI MachineSet deleted → the mirror and templates deleted, every finalizer released
+      await api().deleteNamespacedCustomObject({
+        ...MAPI,
+        namespace: mapiNamespace,
+        name: 'rbac-a',
+      });
+      await waitGone('rbac-a', AWS_TEMPLATES);
+      // SIGTERM: the lease is handed back (an update)
+      await stop(program);
+
+      // Every other platform: its own template resource, created, rotated and deleted.
+      for (const fixture of PLATFORM_FIXTURES) {
+        await setInfrastructure(fixture.infrastructure);
+        program = start();
+        const name = `rbac-${fixture.platform.toLowerCase()}`;
+        await world.createMapi(fixture.machineSet(name, mapiNamespace));
+        await waitCondition(name, 'True', 'ResourceSynchronized');
+        const [first] = await world.templates(fixture.templates);
+        expect(first, fixture.templates.kind).to.not.equal(undefined);
+        await world.patchMapi(name, fixture.change);
+        await eventually(
+          async () => {
+            const templates = await world.templates(fixture.templates);
+            expect(templates.map((t) => t.metadata.name)).to.have.length(1);
+            expect(templates[0]!.metadata.name).to.not.equal(first!.metadata.name);
+          },
+          { timeoutMs: 60_000 },
+        );
+        await waitCondition(name, 'True', 'ResourceSynchronized');
+        await api().deleteNamespacedCustomObject({ ...MAPI, namespace: mapiNamespace, name });
+        await waitGone(name, fixture.templates);
+        await stop(program);
+      }
+    } catch (err) {
+      // A missing permission shows up as a timeout above; say what the program was refused.
+      throw new Error(
+        `${(err as Error).message}\nprogram log lines mentioning "forbidden":\n${forbiddenLines(programs).join('\n') || '(none)'}`,
+        { cause: err },
+      );
+    }
+
+    // No request was refused: not in the logs, not on the condition, not in the audit log.
+    expect(forbiddenLines(programs), 'forbidden in the logs').to.deep.equal([]);
+    expect(conditionMessages.filter((m) => /forbidden/i.test(m))).to.deep.equal([]);
+    for (const program of programs) {
+      expect(program.logs().filter((l) => l.message === 'became leader')).to.have.length(1);
+    }
+
+    const granted = grantsTo(manifests, capiNamespace, SERVICE_ACCOUNT).map((g) => ({
+      ...g,
+      namespace: g.namespace ? (backToManifests[g.namespace] ?? g.namespace) : '',
+    }));
+    const grantedKeys = new Set(granted.map(permissionKey));
+    const allowlisted = (p: Permission) =>
+      NOT_EXERCISED_HERE.some(
+        (a) =>
+          a.apiGroup === p.apiGroup && a.resources.includes(p.resource) && a.verbs.includes(p.verb),
+      );
+    const stale = NOT_EXERCISED_HERE.flatMap((a) =>
+      a.resources.flatMap((resource) => a.verbs.map((verb) => ({ ...a, resource, verb }))),
+    ).filter(
+      (a) =>
+        !granted.some(
+          (g) => g.apiGroup === a.apiGroup && g.resource === a.resource && g.verb === a.verb,
+        ),
+    );
+    expect(
+      stale.map((a) => `${a.apiGroup}/${a.resource} ${a.verb}`),
+      'listed as not exercised but not granted',
+    ).to.deep.equal([]);
+
+    // Audit log ↔ manifests: everything used is granted, everything granted is used (or listed).
+    // Retried briefly: the last requests may still be on their way into the log.
+    const used = await eventually(
+      async () => {
+        const audited = await auditEventsOf(identity.username);
+        const refused = audited.filter((e) => e.responseStatus?.code === 403);
+        expect(
+          refused.map((e) => `${e.verb} ${e.requestURI}: ${e.responseStatus?.message}`),
+          'requests refused',
+        ).to.deep.equal([]);
+        const permissions = new Map<string, Permission>();
+        for (const event of audited) {
+          const permission = permissionOf(event, backToManifests);
+          permissions.set(permissionKey(permission), permission);
+        }
+        expect(
+          [...permissions.keys()].filter((k) => !grantedKeys.has(k)),
+          'used but not granted',
+        ).to.deep.equal([]);
+        expect(
+          granted
+            .filter((g) => !permissions.has(permissionKey(g)) && !allowlisted(g))
+            .map(permissionKey),
+          'granted but never used (remove the verb, exercise it here, or list it with a reason)',
+        ).to.deep.equal([]);
+        expect(
+          [...permissions.values()].filter(allowlisted).map(permissionKey),
+          'used although listed as not exercised: remove it from NOT_EXERCISED_HERE',
+        ).to.deep.equal([]);
+        return permissions;
+      },
+      { timeoutMs: 15_000, intervalMs: 500 },
+    );
+    if (process.env.TEST_SHOW_AUDIT) {
+      process.stdout.write('      audited (namespace group/resource verb):\n');
+      for (const key of [...used.keys()].sort()) process.stdout.write(`        ${key}\n`);
+    }
+  });
+});
+
+/** Distinct program log lines that mention "forbidden". */
+function forbiddenLines(programs: ProgramProcess[]): string[] {
+  const lines = programs.flatMap((p) => p.text.split('\n')).filter((l) => /forbidden/i.test(l));
+  return [...new Set(lines.map((l) => l.replace(/"requeues":\d+,/, '').slice(0, 400)))];
+}
+
+/** Waits until the RBAC authorizer has seen the new bindings. */
+async function waitUntilAuthorized(
+  username: string,
+  namespace: string,
+  checks: { namespace?: string; group: string; resource: string }[],
+): Promise<void> {
+  const authz = adminConfig().makeApiClient(AuthorizationV1Api);
+  await eventually(async () => {
+    for (const check of checks) {
+      const review = await authz.createSubjectAccessReview({
+        body: {
+          spec: {
+            user: username,
+            groups: [
+              'system:serviceaccounts',
+              `system:serviceaccounts:${namespace}`,
+              'system:authenticated',
+            ],
+            resourceAttributes: {
+              verb: 'list',
+              group: check.group,
+              resource: check.resource,
+              ...(check.namespace ? { namespace: check.namespace } : {}),
+            },
+          },
+        },
+      });
+      expect(review.status?.allowed, `${username} may list ${check.resource}`).to.equal(true);
+    }
+  });
+}
+
+interface TemplateResource {
+  group: string;
+  version: string;
+  plural: string;
+}
+
+/** The objects of one test, read and written as admin. */
+class World {
+  constructor(
+    readonly mapiNamespace: string,
+    readonly capiNamespace: string,
+  ) {}
+
+  async mapi(name: string): Promise<MapiMachineSet> {
+    return (await api().getNamespacedCustomObject({
+      ...MAPI,
+      namespace: this.mapiNamespace,
+      name,
+    })) as MapiMachineSet;
+  }
+
+  async mapiExists(name: string): Promise<boolean> {
+    return this.mapi(name).then(
+      () => true,
+      (err: { code?: number }) => {
+        if (err.code === 404) return false;
+        throw err;
+      },
+    );
+  }
+
+  async mirror(name: string): Promise<CapiMachineSet | undefined> {
+    try {
+      return (await api().getNamespacedCustomObject({
+        ...CAPI,
+        namespace: this.capiNamespace,
+        name,
+      })) as CapiMachineSet;
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  async templates({ group, version, plural }: TemplateResource): Promise<MachineTemplate[]> {
+    const list = (await api().listNamespacedCustomObject({
+      group,
+      version,
+      plural,
+      namespace: this.capiNamespace,
+    })) as { items: MachineTemplate[] };
+    return list.items;
+  }
+
+  async events(reason: string) {
+    const list = await adminConfig()
+      .makeApiClient(CoreV1Api)
+      .listNamespacedEvent({ namespace: this.mapiNamespace });
+    return list.items.filter((e) => e.reason === reason);
+  }
+
+  async createMapi(body: MapiMachineSet): Promise<void> {
+    await api().createNamespacedCustomObject({ ...MAPI, namespace: this.mapiNamespace, body });
+    await this.setMapiStatus(body.metadata.name, { authoritativeAPI: 'MachineAPI' });
+  }
+
+  /** Merges fields into the MAPI status, as the MAPI controllers would; retried on conflicts. */
+  async setMapiStatus(name: string, status: Record<string, unknown>): Promise<void> {
+    await eventually(async () => {
+      const current = await this.mapi(name);
+      await api().replaceNamespacedCustomObjectStatus({
+        ...MAPI,
+        namespace: this.mapiNamespace,
+        name,
+        body: { ...current, status: { ...current.status, ...status } },
+      });
+    });
+  }
+
+  async patchMapi(name: string, ops: object[]): Promise<void> {
+    await api().patchNamespacedCustomObject({
+      ...MAPI,
+      namespace: this.mapiNamespace,
+      name,
+      body: ops,
+    });
+  }
+}
