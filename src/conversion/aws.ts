@@ -3,7 +3,7 @@
 // dropped with a warning because it is meaningless in CAPI, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
 import { convertBlockDevices } from './aws-block-devices.js';
-import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
+import { ConversionReport, ObjectReader } from './field-reader.js';
 import { convertMarketOptions } from './aws-market-options.js';
 import { convertPlacement } from './aws-placement.js';
 import {
@@ -13,6 +13,7 @@ import {
   type CapaResourceReference,
 } from './aws-resource-reference.js';
 import { convertTags } from './aws-tags.js';
+import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -22,6 +23,12 @@ import type {
 
 const KIND = 'AWSMachineProviderConfig';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'awsproviderconfig.openshift.io/v1beta1'];
+const PROVIDER_SPEC: ProviderSpecType = {
+  platform: 'AWS',
+  kind: KIND,
+  apiVersions: API_VERSIONS,
+  templateKind: 'AWSMachineTemplate',
+};
 /** The only credentials secret CAPI can honour: the cluster identity reads this one. */
 const DEFAULT_CREDENTIALS_SECRET = 'aws-cloud-credentials';
 const NETWORK_INTERFACE_TYPES = { ENA: 'interface', EFA: 'efa' } as const;
@@ -47,18 +54,9 @@ function convertAwsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const report = new ConversionReport();
-  if (!isJsonObject(providerSpec)) {
-    const found = describeValue(providerSpec);
-    const message = `must be an ${KIND} object, but is ${found}; set the AWS machine settings there.`;
-    return { ok: false, errors: [{ path: context.path, message }] };
-  }
-  const spec = ObjectReader.of(providerSpec, context.path, report);
-  if (spec === undefined) return { ok: false, errors: report.errors };
-
-  // Another platform's providerSpec: its fields would only bury the one error that matters.
-  if (!checkTypeMeta(spec, report)) return { ok: false, errors: report.errors };
-  dropMetadata(spec, report);
+  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  if (!opened.ok) return opened;
+  const { spec, report } = opened;
   checkCredentialsSecret(spec, report);
   checkDeviceIndex(spec, report);
   checkLoadBalancers(spec, context.controlPlane, report);
@@ -129,45 +127,6 @@ function convertAwsProviderSpec(
 
 function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-/** Reports a wrong kind or apiVersion; false when the kind names another provider. */
-function checkTypeMeta(spec: ObjectReader, report: ConversionReport): boolean {
-  const kind = spec.raw('kind');
-  const isOtherKind = kind !== undefined && kind !== KIND;
-  if (kind !== KIND) {
-    const found =
-      kind === undefined
-        ? 'is missing'
-        : `is ${typeof kind === 'string' ? kind : describeValue(kind)}`;
-    report.error(
-      spec.pathOf('kind'),
-      `${found}, but the cluster runs on AWS, where the providerSpec must be an ${KIND}; set kind to ${KIND}.`,
-    );
-  }
-  const apiVersion = spec.raw('apiVersion');
-  if (typeof apiVersion !== 'string' || !API_VERSIONS.includes(apiVersion)) {
-    report.error(
-      spec.pathOf('apiVersion'),
-      `${apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`}; ` +
-        `set it to ${API_VERSIONS.join(' (or the older ')}).`,
-    );
-  }
-  return !isOtherKind;
-}
-
-/** The providerSpec's own metadata is read by no machine controller; CAPA has no place for it. */
-function dropMetadata(spec: ObjectReader, report: ConversionReport): void {
-  const metadata = spec.object('metadata');
-  if (metadata === undefined) return;
-  // Serialised Go objects carry `metadata: {creationTimestamp: null}`, which says nothing.
-  const meaningful = Object.keys(metadata.takeAll()).length > 0;
-  if (meaningful) {
-    report.warn(
-      `${metadata.path} is not used by any machine controller and has no place in an ` +
-        'AWSMachineTemplate, so it is not converted.',
-    );
-  }
 }
 
 function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): void {

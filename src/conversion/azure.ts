@@ -14,6 +14,7 @@ import { convertSecurityProfile } from './azure-security-profile.js';
 import { convertSpotVMOptions } from './azure-spot.js';
 import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
 import type { Infrastructure } from '../api/types.js';
+import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -23,6 +24,12 @@ import type {
 
 const KIND = 'AzureMachineProviderSpec';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'azureproviderconfig.openshift.io/v1beta1'];
+const PROVIDER_SPEC: ProviderSpecType = {
+  platform: 'Azure',
+  kind: KIND,
+  apiVersions: API_VERSIONS,
+  templateKind: 'AzureMachineTemplate',
+};
 /** The credentials Machine API's Azure machines use; CAPI machines use the cluster identity. */
 const DEFAULT_CREDENTIALS_SECRET = {
   name: 'azure-cloud-credentials',
@@ -49,18 +56,9 @@ function convertAzureProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const report = new ConversionReport();
-  if (!isJsonObject(providerSpec)) {
-    const found = describeValue(providerSpec);
-    const message = `must be an ${KIND} object, but is ${found}; set the Azure machine settings there.`;
-    return { ok: false, errors: [{ path: context.path, message }] };
-  }
-  const spec = ObjectReader.of(providerSpec, context.path, report);
-  if (spec === undefined) return { ok: false, errors: report.errors };
-
-  // Another platform's providerSpec: its fields would only bury the one error that matters.
-  if (!checkTypeMeta(spec, report)) return { ok: false, errors: report.errors };
-  dropMetadata(spec, report);
+  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  if (!opened.ok) return opened;
+  const { spec, report } = opened;
   checkCredentialsSecret(spec, report);
   const userDataSecretName = readUserDataSecretName(spec);
   const cluster = clusterFacts(context.infrastructure);
@@ -130,47 +128,6 @@ function clusterFacts(infrastructure: Infrastructure): AzureClusterFacts {
   const networkResourceGroup = azure?.networkResourceGroupName || azure?.resourceGroupName;
   if (networkResourceGroup) facts.networkResourceGroup = networkResourceGroup;
   return facts;
-}
-
-/** Reports a wrong kind or apiVersion; false when the kind names another provider. */
-function checkTypeMeta(spec: ObjectReader, report: ConversionReport): boolean {
-  const kind = spec.raw('kind');
-  const apiVersion = spec.raw('apiVersion');
-  if (kind !== undefined && kind !== KIND) {
-    const found = typeof kind === 'string' ? kind : describeValue(kind);
-    report.error(
-      spec.pathOf('kind'),
-      `is ${found}, but the cluster runs on Azure, where the providerSpec must be an ${KIND}; set kind to ${KIND}.`,
-    );
-    return false;
-  }
-  if (kind === undefined) {
-    report.error(
-      spec.pathOf('kind'),
-      `is missing, but the cluster runs on Azure, where the providerSpec must be an ${KIND}; set kind to ${KIND}.`,
-    );
-  }
-  if (typeof apiVersion !== 'string' || !API_VERSIONS.includes(apiVersion)) {
-    report.error(
-      spec.pathOf('apiVersion'),
-      `${apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`}; ` +
-        `set it to ${API_VERSIONS.join(' (or the older ')}).`,
-    );
-  }
-  return true;
-}
-
-/** The providerSpec's own metadata is read by no machine controller; CAPZ has no place for it. */
-function dropMetadata(spec: ObjectReader, report: ConversionReport): void {
-  const metadata = spec.object('metadata');
-  if (metadata === undefined) return;
-  // Serialised Go objects carry `metadata: {creationTimestamp: null}`, which says nothing.
-  if (Object.keys(metadata.takeAll()).length > 0) {
-    report.warn(
-      `${metadata.path} is not used by any machine controller and has no place in an ` +
-        'AzureMachineTemplate, so it is not converted.',
-    );
-  }
 }
 
 /** CAPZ machines use the cluster's AzureClusterIdentity; only Machine API's default fits. */

@@ -2,11 +2,12 @@
 // CAPG GCPMachineTemplate (v1beta1). Pure and deterministic. Every field is either converted,
 // dropped because it carries nothing, dropped with a warning, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
-import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
+import { ConversionReport, ObjectReader } from './field-reader.js';
 import { convertDisks } from './gcp-disks.js';
 import { convertNetworkInterfaces } from './gcp-network.js';
 import { convertScheduling } from './gcp-scheduling.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './gcp-tags.js';
+import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -16,6 +17,12 @@ import type {
 
 const KIND = 'GCPMachineProviderSpec';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'gcpprovider.openshift.io/v1beta1'];
+const PROVIDER_SPEC: ProviderSpecType = {
+  platform: 'GCP',
+  kind: KIND,
+  apiVersions: API_VERSIONS,
+  templateKind: 'GCPMachineTemplate',
+};
 /** The only credentials secret CAPI can honour: the cluster identity reads this one. */
 const DEFAULT_CREDENTIALS_SECRET = 'gcp-cloud-credentials';
 
@@ -41,19 +48,10 @@ function convertGcpProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const report = new ConversionReport();
-  if (!isJsonObject(providerSpec)) {
-    const found = describeValue(providerSpec);
-    const message = `must be a ${KIND} object, but is ${found}; set the GCP machine settings there.`;
-    return { ok: false, errors: [{ path: context.path, message }] };
-  }
-  const spec = ObjectReader.of(providerSpec, context.path, report);
-  if (spec === undefined) return { ok: false, errors: report.errors };
-
-  // Another platform's providerSpec: its fields would only bury the one error that matters.
-  if (!checkTypeMeta(spec, report)) return { ok: false, errors: report.errors };
+  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  if (!opened.ok) return opened;
+  const { spec, report } = opened;
   const cluster = clusterFacts(context);
-  dropMetadata(spec, report);
   checkCredentialsSecret(spec, report);
   checkDeletionProtection(spec, report);
   checkTargetPools(spec, context.controlPlane, report);
@@ -122,46 +120,6 @@ function clusterFacts(context: ConversionContext): ClusterFacts {
   if (gcp?.region) facts.region = gcp.region;
   if (gcp?.projectID) facts.projectID = gcp.projectID;
   return facts;
-}
-
-/** Reports a wrong kind or apiVersion; false when the kind names another provider. */
-function checkTypeMeta(spec: ObjectReader, report: ConversionReport): boolean {
-  const kind = spec.raw('kind');
-  const isOtherKind = kind !== undefined && kind !== KIND;
-  if (kind !== KIND) {
-    const found =
-      kind === undefined
-        ? 'is missing'
-        : `is ${typeof kind === 'string' ? kind : describeValue(kind)}`;
-    report.error(
-      spec.pathOf('kind'),
-      `${found}, but the cluster runs on GCP, where the providerSpec must be a ${KIND}; set kind to ${KIND}.`,
-    );
-  }
-  if (isOtherKind) return false;
-  const apiVersion = spec.raw('apiVersion');
-  if (typeof apiVersion !== 'string' || !API_VERSIONS.includes(apiVersion)) {
-    report.error(
-      spec.pathOf('apiVersion'),
-      `${apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`}; ` +
-        `set it to ${API_VERSIONS.join(' (or the older ')}).`,
-    );
-  }
-  return true;
-}
-
-/** The providerSpec's own metadata is read by no machine controller; CAPG has no place for it. */
-function dropMetadata(spec: ObjectReader, report: ConversionReport): void {
-  const metadata = spec.object('metadata');
-  if (metadata === undefined) return;
-  // Serialised Go objects carry `metadata: {creationTimestamp: null}`, which says nothing.
-  const meaningful = Object.keys(metadata.takeAll()).length > 0;
-  if (meaningful) {
-    report.warn(
-      `${metadata.path} is not used by any machine controller and has no place in a ` +
-        'GCPMachineTemplate, so it is not converted.',
-    );
-  }
 }
 
 function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): void {

@@ -3,7 +3,7 @@
 // dropped (with a warning when someone wrote something Machine API ignores or that Cluster API
 // treats differently), or reported as an error: the mirror must never quietly differ from what
 // the administrator wrote.
-import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
+import { ConversionReport, describeValue, ObjectReader } from './field-reader.js';
 import {
   dropIgnoredFields,
   readSecurityGroup,
@@ -13,6 +13,7 @@ import {
 } from './openstack-filters.js';
 import { convertNetworks, convertPorts, virtualIps } from './openstack-ports.js';
 import { convertAdditionalBlockDevices, convertRootVolume } from './openstack-volumes.js';
+import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -25,6 +26,12 @@ const API_VERSIONS = [
   'machine.openshift.io/v1alpha1',
   'openstackproviderconfig.openshift.io/v1alpha1',
 ];
+const PROVIDER_SPEC: ProviderSpecType = {
+  platform: 'OpenStack',
+  kind: KIND,
+  apiVersions: API_VERSIONS,
+  templateKind: 'OpenStackMachineTemplate',
+};
 /**
  * The only clouds secret CAPI can honour: the cloud credential operator issues a secret of this
  * name in the Machine API namespace and another in the Cluster API namespace, from the same
@@ -48,19 +55,9 @@ function convertOpenstackProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const report = new ConversionReport();
-  if (!isJsonObject(providerSpec)) {
-    const found = describeValue(providerSpec);
-    const message = `must be an ${KIND} object, but is ${found}; set the OpenStack machine settings there.`;
-    return { ok: false, errors: [{ path: context.path, message }] };
-  }
-  const spec = ObjectReader.of(providerSpec, context.path, report);
-  if (spec === undefined) return { ok: false, errors: report.errors };
-
-  // Another platform's providerSpec: its fields would only bury the one error that matters.
-  if (!checkKind(spec, report)) return { ok: false, errors: report.errors };
-  checkApiVersion(spec, report);
-  dropMetadata(spec, report);
+  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  if (!opened.ok) return opened;
+  const { spec, report } = opened;
   const identityRef = convertIdentity(spec, context, report);
   const userDataSecretName = readUserDataSecretName(spec, report);
   const flavor = convertFlavor(spec, report);
@@ -108,45 +105,6 @@ function convertOpenstackProviderSpec(
 
 function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-/** Reports a wrong kind; false when the kind names another provider. */
-function checkKind(spec: ObjectReader, report: ConversionReport): boolean {
-  const kind = spec.raw('kind');
-  if (kind === KIND) return true;
-  const found =
-    kind === undefined
-      ? 'is missing'
-      : `is ${typeof kind === 'string' ? kind : describeValue(kind)}`;
-  report.error(
-    spec.pathOf('kind'),
-    `${found}, but the cluster runs on OpenStack, where the providerSpec must be an ${KIND}; ` +
-      `set kind to ${KIND}.`,
-  );
-  return kind === undefined;
-}
-
-function checkApiVersion(spec: ObjectReader, report: ConversionReport): void {
-  const apiVersion = spec.raw('apiVersion');
-  if (typeof apiVersion === 'string' && API_VERSIONS.includes(apiVersion)) return;
-  report.error(
-    spec.pathOf('apiVersion'),
-    `${apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`}; ` +
-      `set it to ${API_VERSIONS.join(' (or the older ')}).`,
-  );
-}
-
-/** The providerSpec's own metadata is read by no machine controller; CAPO has no place for it. */
-function dropMetadata(spec: ObjectReader, report: ConversionReport): void {
-  const metadata = spec.object('metadata');
-  if (metadata === undefined) return;
-  // Serialised Go objects carry `metadata: {creationTimestamp: null}`, which says nothing.
-  if (Object.keys(metadata.takeAll()).length > 0) {
-    report.warn(
-      `${metadata.path} is not used by any machine controller and has no place in an ` +
-        'OpenStackMachineTemplate, so it is not converted.',
-    );
-  }
 }
 
 /**

@@ -13,7 +13,8 @@ import {
   type CapibmResourceReference,
   type ReferenceRules,
 } from './powervs-resource-reference.js';
-import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
+import { ConversionReport, ObjectReader } from './field-reader.js';
+import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -23,6 +24,12 @@ import type {
 
 const KIND = 'PowerVSMachineProviderConfig';
 const API_VERSION = 'machine.openshift.io/v1';
+const PROVIDER_SPEC: ProviderSpecType = {
+  platform: 'PowerVS',
+  kind: KIND,
+  apiVersions: [API_VERSION],
+  templateKind: 'IBMPowerVSMachineTemplate',
+};
 /** The only credentials secret CAPI can honour: CAPIBM authenticates with its own credentials. */
 const DEFAULT_CREDENTIALS_SECRET = 'powervs-credentials';
 const LOAD_BALANCER_TYPES = ['Application'] as const;
@@ -78,18 +85,9 @@ function convertPowerVsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const report = new ConversionReport();
-  if (!isJsonObject(providerSpec)) {
-    const found = describeValue(providerSpec);
-    const message = `must be a ${KIND} object, but is ${found}; set the PowerVS machine settings there.`;
-    return { ok: false, errors: [{ path: context.path, message }] };
-  }
-  const spec = ObjectReader.of(providerSpec, context.path, report);
-  if (spec === undefined) return { ok: false, errors: report.errors };
-
-  // Another platform's providerSpec: its fields would only bury the one error that matters.
-  if (!checkTypeMeta(spec, report)) return { ok: false, errors: report.errors };
-  dropMetadata(spec, report);
+  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  if (!opened.ok) return opened;
+  const { spec, report } = opened;
   checkCredentialsSecret(spec, report);
   checkLoadBalancers(spec, context.controlPlane, report);
   const userDataSecretName = readUserDataSecretName(spec);
@@ -139,50 +137,6 @@ function templateSpecOf(fields: {
     processors: fields.processors,
     memoryGiB: fields.memoryGiB,
   };
-}
-
-/** Reports a wrong kind or apiVersion; false when the kind names another provider. */
-function checkTypeMeta(spec: ObjectReader, report: ConversionReport): boolean {
-  const kind = spec.raw('kind');
-  if (kind !== undefined && kind !== KIND) {
-    const found = typeof kind === 'string' ? kind : describeValue(kind);
-    report.error(
-      spec.pathOf('kind'),
-      `is ${found}, but the cluster runs on PowerVS, where the providerSpec must be a ${KIND}; ` +
-        `set kind to ${KIND}.`,
-    );
-    return false;
-  }
-  if (kind === undefined) {
-    report.error(
-      spec.pathOf('kind'),
-      `is missing, but the cluster runs on PowerVS, where the providerSpec must be a ${KIND}; ` +
-        `set kind to ${KIND}.`,
-    );
-  }
-  const apiVersion = spec.raw('apiVersion');
-  if (apiVersion !== API_VERSION) {
-    report.error(
-      spec.pathOf('apiVersion'),
-      `${apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`}; ` +
-        `set it to ${API_VERSION}, the only version of ${KIND}.`,
-    );
-  }
-  return true;
-}
-
-/** The providerSpec's own metadata is read by no machine controller; CAPIBM has no place for it. */
-function dropMetadata(spec: ObjectReader, report: ConversionReport): void {
-  const metadata = spec.object('metadata');
-  if (metadata === undefined) return;
-  // Serialised Go objects carry `metadata: {creationTimestamp: null}`, which says nothing.
-  const meaningful = Object.keys(metadata.takeAll()).length > 0;
-  if (meaningful) {
-    report.warn(
-      `${metadata.path} is not used by any machine controller and has no place in an ` +
-        'IBMPowerVSMachineTemplate, so it is not converted.',
-    );
-  }
 }
 
 function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): void {
