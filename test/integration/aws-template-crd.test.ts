@@ -4,18 +4,13 @@
 // materialised: a later diff against the stored template settles instead of rewriting forever.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
-import { adminConfig, testNamespace } from '../support/cluster.js';
+import { testNamespace } from '../support/cluster.js';
+import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';
 
 const REGION = 'us-east-1';
-const TEMPLATES = {
-  group: 'infrastructure.cluster.x-k8s.io',
-  version: 'v1beta2',
-  plural: 'awsmachinetemplates',
-};
 
 const infrastructure: Infrastructure = {
   apiVersion: 'config.openshift.io/v1',
@@ -221,61 +216,17 @@ const providerSpec = fc
 
 // --- the test ---
 
-interface StoredTemplate {
-  spec: { template: { spec: Record<string, unknown> } };
-}
-
-async function dryRunCreate(
-  api: CustomObjectsApi,
-  namespace: string,
-  name: string,
-  templateSpec: Record<string, unknown>,
-): Promise<StoredTemplate> {
-  return (await api.createNamespacedCustomObject({
-    ...TEMPLATES,
-    namespace,
-    body: {
-      apiVersion: awsConverter.template.apiVersion,
-      kind: awsConverter.template.kind,
-      metadata: { name },
-      spec: { template: { spec: templateSpec } },
-    },
-    dryRun: 'All',
-    // Strict: a field the CRD does not know would be an error, not silently pruned.
-    fieldValidation: 'Strict',
-  })) as StoredTemplate;
-}
-
 describe('AWS conversion against the real AWSMachineTemplate CRD', () => {
   it('the CRD accepts every converted template unchanged, and conversion is deterministic', async function () {
     this.timeout(120_000);
     const namespace = await testNamespace('aws-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(providerSpec, async (spec) => {
-        const first = awsConverter.convert(structuredClone(spec), context);
-        if (!first.ok) throw new Error(`conversion failed: ${JSON.stringify(first.errors)}`);
-        const second = awsConverter.convert(structuredClone(spec), context);
-        expect(second).to.deep.equal(first);
-
-        const stored = await dryRunCreate(
-          api,
-          namespace,
-          `template-${run++}`,
-          first.value.templateSpec,
-        );
-        expect(stored.spec.template.spec).to.deep.equal(first.value.templateSpec);
-      }),
-      { numRuns: 40 },
-    );
+    await assertCrdAcceptsEveryConversion(awsConverter, providerSpec, context, namespace);
   });
 
   it('would notice a template that leaves a CRD default to the server (control)', async () => {
     const namespace = await testNamespace('aws-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const withoutDefaults = { ami: { id: 'ami-0123456789abcdef0' }, instanceType: 'm6i.xlarge' };
-    const stored = await dryRunCreate(api, namespace, 'control', withoutDefaults);
+    const stored = await dryRunCreateTemplate(awsConverter, namespace, 'control', withoutDefaults);
     expect(stored.spec.template.spec).to.not.deep.equal(withoutDefaults);
     expect(stored.spec.template.spec).to.include({ hostAffinity: 'default' });
   });

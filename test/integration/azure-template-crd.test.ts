@@ -4,19 +4,14 @@
 // materialised: a later diff against the stored template settles instead of rewriting forever.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { azureConverter } from '../../src/conversion/azure.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
-import { adminConfig, testNamespace } from '../support/cluster.js';
+import { testNamespace } from '../support/cluster.js';
+import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';
 
 const INFRA = 'ci-ln-abc12';
 const RG = `${INFRA}-rg`;
-const TEMPLATES = {
-  group: 'infrastructure.cluster.x-k8s.io',
-  version: 'v1beta1',
-  plural: 'azuremachinetemplates',
-};
 const DES = `/subscriptions/0000/resourceGroups/${RG}/providers/Microsoft.Compute/diskEncryptionSets/des`;
 const SSH_KEY = Buffer.from(
   'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGmJ0nR7fQm2J0x2m6uZk5Xk8w0Zb3yH3b9sQ3gQx7Yq ops\n',
@@ -257,61 +252,22 @@ const providerSpec = fc
 
 // --- the test ---
 
-interface StoredTemplate {
-  spec: { template: { spec: Record<string, unknown> } };
-}
-
-async function dryRunCreate(
-  api: CustomObjectsApi,
-  namespace: string,
-  name: string,
-  templateSpec: Record<string, unknown>,
-): Promise<StoredTemplate> {
-  return (await api.createNamespacedCustomObject({
-    ...TEMPLATES,
-    namespace,
-    body: {
-      apiVersion: azureConverter.template.apiVersion,
-      kind: azureConverter.template.kind,
-      metadata: { name },
-      spec: { template: { spec: templateSpec } },
-    },
-    dryRun: 'All',
-    // Strict: a field the CRD does not know would be an error, not silently pruned.
-    fieldValidation: 'Strict',
-  })) as StoredTemplate;
-}
-
 describe('Azure conversion against the real AzureMachineTemplate CRD', () => {
   it('the CRD accepts every converted template unchanged, and conversion is deterministic', async function () {
     this.timeout(120_000);
     const namespace = await testNamespace('azure-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(providerSpec, async (spec) => {
-        const first = azureConverter.convert(structuredClone(spec), context);
-        if (!first.ok) throw new Error(`conversion failed: ${JSON.stringify(first.errors)}`);
-        const second = azureConverter.convert(structuredClone(spec), context);
-        expect(second).to.deep.equal(first);
-
-        const stored = await dryRunCreate(
-          api,
-          namespace,
-          `template-${run++}`,
-          first.value.templateSpec,
-        );
-        expect(stored.spec.template.spec).to.deep.equal(first.value.templateSpec);
-      }),
-      { numRuns: 40 },
-    );
+    await assertCrdAcceptsEveryConversion(azureConverter, providerSpec, context, namespace);
   });
 
   it('would notice a template that leaves a CRD default to the server (control)', async () => {
     const namespace = await testNamespace('azure-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const withoutDefaults = { vmSize: 'Standard_D4s_v3', osDisk: { diskSizeGB: 128 } };
-    const stored = await dryRunCreate(api, namespace, 'control', withoutDefaults);
+    const stored = await dryRunCreateTemplate(
+      azureConverter,
+      namespace,
+      'control',
+      withoutDefaults,
+    );
     expect(stored.spec.template.spec).to.not.deep.equal(withoutDefaults);
     expect(stored.spec.template.spec).to.deep.include({
       identity: 'None',
@@ -321,7 +277,6 @@ describe('Azure conversion against the real AzureMachineTemplate CRD', () => {
 
   it('would notice a field the CRD does not know (Strict field validation)', async () => {
     const namespace = await testNamespace('azure-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const converted = azureConverter.convert(
       {
         apiVersion: 'machine.openshift.io/v1beta1',
@@ -337,7 +292,7 @@ describe('Azure conversion against the real AzureMachineTemplate CRD', () => {
     const misspelt = { ...converted.value.templateSpec, vmSise: 'Standard_D4s_v3' };
     let failure: unknown;
     try {
-      await dryRunCreate(api, namespace, 'strict', misspelt);
+      await dryRunCreateTemplate(azureConverter, namespace, 'strict', misspelt);
     } catch (err) {
       failure = err;
     }

@@ -4,21 +4,16 @@
 // materialised: a later diff against the stored template settles instead of rewriting forever.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { gcpConverter } from '../../src/conversion/gcp.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
-import { adminConfig, testNamespace } from '../support/cluster.js';
+import { testNamespace } from '../support/cluster.js';
+import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';
 import { gcpFixture } from '../support/fixtures/gcp.js';
 
 const CLUSTER = 'ci-ln-abc12';
 const PROJECT = 'openshift-ci-project';
 const REGION = 'us-central1';
-const TEMPLATES = {
-  group: 'infrastructure.cluster.x-k8s.io',
-  version: 'v1beta1',
-  plural: 'gcpmachinetemplates',
-};
 
 function infrastructure(status: Infrastructure['status']): Infrastructure {
   return {
@@ -275,74 +270,34 @@ const providerSpec = labels.chain((instanceLabels) =>
 
 // --- the test ---
 
-interface StoredTemplate {
-  spec: { template: { spec: Record<string, unknown> } };
-}
-
-async function dryRunCreate(
-  api: CustomObjectsApi,
-  namespace: string,
-  name: string,
-  templateSpec: Record<string, unknown>,
-): Promise<StoredTemplate> {
-  return (await api.createNamespacedCustomObject({
-    ...TEMPLATES,
-    namespace,
-    body: {
-      apiVersion: gcpConverter.template.apiVersion,
-      kind: gcpConverter.template.kind,
-      metadata: { name },
-      spec: { template: { spec: templateSpec } },
-    },
-    dryRun: 'All',
-    // Strict: a field the CRD does not know would be an error, not silently pruned.
-    fieldValidation: 'Strict',
-  })) as StoredTemplate;
-}
-
 describe('GCP conversion against the real GCPMachineTemplate CRD', () => {
   it('the CRD accepts every converted template unchanged, and conversion is deterministic', async function () {
     this.timeout(120_000);
     const namespace = await testNamespace('gcp-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(providerSpec, async (spec) => {
-        const first = gcpConverter.convert(structuredClone(spec), context);
-        if (!first.ok) throw new Error(`conversion failed: ${JSON.stringify(first.errors)}`);
-        const second = gcpConverter.convert(structuredClone(spec), context);
-        expect(second).to.deep.equal(first);
-
-        const stored = await dryRunCreate(
-          api,
-          namespace,
-          `template-${run++}`,
-          first.value.templateSpec,
-        );
-        expect(stored.spec.template.spec).to.deep.equal(first.value.templateSpec);
-      }),
-      { numRuns: 40 },
-    );
+    await assertCrdAcceptsEveryConversion(gcpConverter, providerSpec, context, namespace);
   });
 
   it("the CRD accepts the shared fixture's template unchanged", async () => {
     const namespace = await testNamespace('gcp-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const machineSet = gcpFixture.machineSet('demo-abc12-worker-a', namespace);
     const converted = gcpConverter.convert(machineSet.spec.template?.spec?.providerSpec?.value, {
       ...context,
       infrastructure: infrastructure(gcpFixture.infrastructure),
     });
     if (!converted.ok) throw new Error(`conversion failed: ${JSON.stringify(converted.errors)}`);
-    const stored = await dryRunCreate(api, namespace, 'fixture', converted.value.templateSpec);
+    const stored = await dryRunCreateTemplate(
+      gcpConverter,
+      namespace,
+      'fixture',
+      converted.value.templateSpec,
+    );
     expect(stored.spec.template.spec).to.deep.equal(converted.value.templateSpec);
   });
 
   it('would notice a template that leaves a CRD default to the server (control)', async () => {
     const namespace = await testNamespace('gcp-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const withoutDefaults = { instanceType: 'n2-standard-4', image: 'projects/p/global/images/i' };
-    const stored = await dryRunCreate(api, namespace, 'control', withoutDefaults);
+    const stored = await dryRunCreateTemplate(gcpConverter, namespace, 'control', withoutDefaults);
     expect(stored.spec.template.spec).to.not.deep.equal(withoutDefaults);
     expect(stored.spec.template.spec).to.include({ ipForwarding: 'Enabled' });
   });

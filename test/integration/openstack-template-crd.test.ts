@@ -5,17 +5,11 @@
 // forever.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { openstackConverter } from '../../src/conversion/openstack.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
-import { adminConfig, testNamespace } from '../support/cluster.js';
-
-const TEMPLATES = {
-  group: 'infrastructure.cluster.x-k8s.io',
-  version: 'v1beta1',
-  plural: 'openstackmachinetemplates',
-};
+import { testNamespace } from '../support/cluster.js';
+import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';
 
 const infrastructure: Infrastructure = {
   apiVersion: 'config.openshift.io/v1',
@@ -271,66 +265,27 @@ const providerSpec = fc
 
 // --- the test ---
 
-interface StoredTemplate {
-  spec: { template: { spec: Record<string, unknown> } };
-}
-
-async function dryRunCreate(
-  api: CustomObjectsApi,
-  namespace: string,
-  templateName: string,
-  templateSpec: Record<string, unknown>,
-): Promise<StoredTemplate> {
-  return (await api.createNamespacedCustomObject({
-    ...TEMPLATES,
-    namespace,
-    body: {
-      apiVersion: openstackConverter.template.apiVersion,
-      kind: openstackConverter.template.kind,
-      metadata: { name: templateName },
-      spec: { template: { spec: templateSpec } },
-    },
-    dryRun: 'All',
-    // Strict: a field the CRD does not know would be an error, not silently pruned.
-    fieldValidation: 'Strict',
-  })) as StoredTemplate;
-}
-
 describe('OpenStack conversion against the real OpenStackMachineTemplate CRD', () => {
   it('the CRD accepts every converted template unchanged, and conversion is deterministic', async function () {
     this.timeout(120_000);
     const namespace = await testNamespace('openstack-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(providerSpec, async (spec) => {
-        const first = openstackConverter.convert(structuredClone(spec), context);
-        if (!first.ok) throw new Error(`conversion failed: ${JSON.stringify(first.errors)}`);
-        const second = openstackConverter.convert(structuredClone(spec), context);
-        expect(second).to.deep.equal(first);
-
-        const stored = await dryRunCreate(
-          api,
-          namespace,
-          `template-${run++}`,
-          first.value.templateSpec,
-        );
-        expect(stored.spec.template.spec).to.deep.equal(first.value.templateSpec);
-      }),
-      { numRuns: 40 },
-    );
+    await assertCrdAcceptsEveryConversion(openstackConverter, providerSpec, context, namespace);
   });
 
   it('would notice a template that leaves a CRD default to the server (control)', async () => {
     const namespace = await testNamespace('openstack-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const withoutDefaults = {
       flavor: 'm1.xlarge',
       image: { filter: { name: 'rhcos' } },
       identityRef: { name: 'openstack-cloud-credentials', cloudName: 'openstack' },
       rootVolume: { sizeGiB: 10, availabilityZone: { name: 'nova' } },
     };
-    const stored = await dryRunCreate(api, namespace, 'control', withoutDefaults);
+    const stored = await dryRunCreateTemplate(
+      openstackConverter,
+      namespace,
+      'control',
+      withoutDefaults,
+    );
     expect(stored.spec.template.spec).to.not.deep.equal(withoutDefaults);
     expect(stored.spec.template.spec.identityRef).to.include({ type: 'Secret' });
     expect(stored.spec.template.spec.rootVolume).to.deep.include({

@@ -4,18 +4,13 @@
 // it to fill in: a later diff against the stored template settles instead of rewriting forever.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { powerVsConverter } from '../../src/conversion/powervs.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
-import { adminConfig, testNamespace } from '../support/cluster.js';
+import { testNamespace } from '../support/cluster.js';
+import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';
 
 const CLUSTER = 'ci-ln-abc12';
-const TEMPLATES = {
-  group: 'infrastructure.cluster.x-k8s.io',
-  version: 'v1beta2',
-  plural: 'ibmpowervsmachinetemplates',
-};
 
 const infrastructure: Infrastructure = {
   apiVersion: 'config.openshift.io/v1',
@@ -120,31 +115,6 @@ const providerSpec = fc
 
 // --- the test ---
 
-interface StoredTemplate {
-  spec: { template: { spec: Record<string, unknown> } };
-}
-
-async function dryRunCreate(
-  api: CustomObjectsApi,
-  namespace: string,
-  name: string,
-  templateSpec: Record<string, unknown>,
-): Promise<StoredTemplate> {
-  return (await api.createNamespacedCustomObject({
-    ...TEMPLATES,
-    namespace,
-    body: {
-      apiVersion: powerVsConverter.template.apiVersion,
-      kind: powerVsConverter.template.kind,
-      metadata: { name },
-      spec: { template: { spec: templateSpec } },
-    },
-    dryRun: 'All',
-    // Strict: a field the CRD does not know would be an error, not silently pruned.
-    fieldValidation: 'Strict',
-  })) as StoredTemplate;
-}
-
 /** The HTTP status of a failed request, or undefined when it succeeded. */
 async function failureCode(request: Promise<unknown>): Promise<number | undefined> {
   try {
@@ -159,30 +129,11 @@ describe('PowerVS conversion against the real IBMPowerVSMachineTemplate CRD', ()
   it('the CRD accepts every converted template unchanged, and conversion is deterministic', async function () {
     this.timeout(120_000);
     const namespace = await testNamespace('powervs-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(providerSpec, async (spec) => {
-        const first = powerVsConverter.convert(structuredClone(spec), context);
-        if (!first.ok) throw new Error(`conversion failed: ${JSON.stringify(first.errors)}`);
-        const second = powerVsConverter.convert(structuredClone(spec), context);
-        expect(second).to.deep.equal(first);
-
-        const stored = await dryRunCreate(
-          api,
-          namespace,
-          `template-${run++}`,
-          first.value.templateSpec,
-        );
-        expect(stored.spec.template.spec).to.deep.equal(first.value.templateSpec);
-      }),
-      { numRuns: 40 },
-    );
+    await assertCrdAcceptsEveryConversion(powerVsConverter, providerSpec, context, namespace);
   });
 
   it('would notice a template the server fills in or rejects (control)', async () => {
     const namespace = await testNamespace('powervs-crd');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
     const converted = powerVsConverter.convert(
       {
         apiVersion: 'machine.openshift.io/v1',
@@ -199,7 +150,12 @@ describe('PowerVS conversion against the real IBMPowerVSMachineTemplate CRD', ()
 
     // A field the CRD defaults comes back different from what was sent.
     const withDefaultedField = { ...spec, imageRef: {} };
-    const stored = await dryRunCreate(api, namespace, 'control-default', withDefaultedField);
+    const stored = await dryRunCreateTemplate(
+      powerVsConverter,
+      namespace,
+      'control-default',
+      withDefaultedField,
+    );
     expect(stored.spec.template.spec).to.not.deep.equal(withDefaultedField);
     expect(stored.spec.template.spec).to.deep.include({ imageRef: { name: '' } });
 
@@ -213,7 +169,7 @@ describe('PowerVS conversion against the real IBMPowerVSMachineTemplate CRD', ()
       ['control-unknown', { ...spec, keyPairName: 'ci-key' }, 400],
     ];
     for (const [name, body, expected] of invalid) {
-      const code = await failureCode(dryRunCreate(api, namespace, name, body));
+      const code = await failureCode(dryRunCreateTemplate(powerVsConverter, namespace, name, body));
       expect(code, name).to.equal(expected);
     }
   });
