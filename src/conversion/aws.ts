@@ -13,7 +13,12 @@ import {
   type CapaResourceReference,
 } from './aws-resource-reference.js';
 import { convertTags } from './aws-tags.js';
-import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
+import {
+  checkCredentialsSecretName,
+  openProviderSpec,
+  readUserDataSecretName,
+  type ProviderSpecType,
+} from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -57,7 +62,12 @@ function convertAwsProviderSpec(
   const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
-  checkCredentialsSecret(spec, report);
+  checkCredentialsSecretName(
+    spec,
+    DEFAULT_CREDENTIALS_SECRET,
+    `Cluster API machines use the cluster's AWS identity, which reads the ${DEFAULT_CREDENTIALS_SECRET} secret`,
+    report,
+  );
   checkDeviceIndex(spec, report);
   checkLoadBalancers(spec, context.controlPlane, report);
   const userDataSecretName = readUserDataSecretName(spec);
@@ -129,20 +139,6 @@ function withoutUndefined(fields: Record<string, unknown>): Record<string, unkno
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): void {
-  const secret = spec.object('credentialsSecret');
-  if (secret === undefined) return;
-  const name = secret.string('name');
-  secret.finish();
-  if (name === undefined || name === DEFAULT_CREDENTIALS_SECRET) return;
-  report.error(
-    secret.pathOf('name'),
-    `is ${JSON.stringify(name)}, but Cluster API machines use the cluster's AWS identity, which ` +
-      `reads the ${DEFAULT_CREDENTIALS_SECRET} secret; set the name to ${DEFAULT_CREDENTIALS_SECRET} ` +
-      'or remove credentialsSecret.',
-  );
-}
-
 function checkDeviceIndex(spec: ObjectReader, report: ConversionReport): void {
   const deviceIndex = spec.integer('deviceIndex');
   if (deviceIndex === undefined || deviceIndex === 0) return;
@@ -177,13 +173,6 @@ function checkLoadBalancers(
     `${spec.pathOf('loadBalancers')} is not converted: Cluster API registers control-plane ` +
       "machines with the load balancers configured on the cluster's AWSCluster.",
   );
-}
-
-function readUserDataSecretName(spec: ObjectReader): string | undefined {
-  const secret = spec.object('userDataSecret');
-  const name = secret?.string('name');
-  secret?.finish();
-  return name;
 }
 
 function convertAmi(spec: ObjectReader, report: ConversionReport): { id: string } | undefined {

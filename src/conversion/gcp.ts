@@ -7,7 +7,12 @@ import { convertDisks } from './gcp-disks.js';
 import { convertNetworkInterfaces } from './gcp-network.js';
 import { convertScheduling } from './gcp-scheduling.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './gcp-tags.js';
-import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
+import {
+  checkCredentialsSecretName,
+  openProviderSpec,
+  readUserDataSecretName,
+  type ProviderSpecType,
+} from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -52,7 +57,12 @@ function convertGcpProviderSpec(
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   const cluster = clusterFacts(context);
-  checkCredentialsSecret(spec, report);
+  checkCredentialsSecretName(
+    spec,
+    DEFAULT_CREDENTIALS_SECRET,
+    `Cluster API machines use the cluster's GCP identity, which reads the ${DEFAULT_CREDENTIALS_SECRET} secret`,
+    report,
+  );
   checkDeletionProtection(spec, report);
   checkTargetPools(spec, context.controlPlane, report);
   const userDataSecretName = readUserDataSecretName(spec);
@@ -122,20 +132,6 @@ function clusterFacts(context: ConversionContext): ClusterFacts {
   return facts;
 }
 
-function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): void {
-  const secret = spec.object('credentialsSecret');
-  if (secret === undefined) return;
-  const name = secret.string('name');
-  secret.finish();
-  if (name === undefined || name === DEFAULT_CREDENTIALS_SECRET) return;
-  report.error(
-    secret.pathOf('name'),
-    `is ${JSON.stringify(name)}, but Cluster API machines use the cluster's GCP identity, which ` +
-      `reads the ${DEFAULT_CREDENTIALS_SECRET} secret; set the name to ${DEFAULT_CREDENTIALS_SECRET} ` +
-      'or remove credentialsSecret.',
-  );
-}
-
 function checkDeletionProtection(spec: ObjectReader, report: ConversionReport): void {
   if (spec.boolean('deletionProtection') !== true) return;
   report.error(
@@ -164,13 +160,6 @@ function checkTargetPools(
     `${spec.pathOf('targetPools')} is not converted: Cluster API registers control-plane ` +
       "machines with the load balancers configured on the cluster's GCPCluster.",
   );
-}
-
-function readUserDataSecretName(spec: ObjectReader): string | undefined {
-  const secret = spec.object('userDataSecret');
-  const name = secret?.string('name');
-  secret?.finish();
-  return name;
 }
 
 /**

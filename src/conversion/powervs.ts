@@ -14,7 +14,12 @@ import {
   type ReferenceRules,
 } from './powervs-resource-reference.js';
 import { ConversionReport, ObjectReader } from './field-reader.js';
-import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
+import {
+  checkCredentialsSecretName,
+  openProviderSpec,
+  readUserDataSecretName,
+  type ProviderSpecType,
+} from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -88,7 +93,13 @@ function convertPowerVsProviderSpec(
   const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
-  checkCredentialsSecret(spec, report);
+  checkCredentialsSecretName(
+    spec,
+    DEFAULT_CREDENTIALS_SECRET,
+    'Cluster API machines are created with the IBM Cloud credentials of the Cluster API ' +
+      'provider, not a secret per machine',
+    report,
+  );
   checkLoadBalancers(spec, context.controlPlane, report);
   const userDataSecretName = readUserDataSecretName(spec);
 
@@ -139,20 +150,6 @@ function templateSpecOf(fields: {
   };
 }
 
-function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): void {
-  const secret = spec.object('credentialsSecret');
-  if (secret === undefined) return;
-  const name = secret.string('name');
-  secret.finish();
-  if (name === undefined || name === DEFAULT_CREDENTIALS_SECRET) return;
-  report.error(
-    secret.pathOf('name'),
-    `is ${JSON.stringify(name)}, but Cluster API machines are created with the IBM Cloud ` +
-      `credentials of the Cluster API provider, not a secret per machine; set the name to ` +
-      `${DEFAULT_CREDENTIALS_SECRET} or remove credentialsSecret.`,
-  );
-}
-
 function checkLoadBalancers(
   spec: ObjectReader,
   controlPlane: boolean,
@@ -194,13 +191,6 @@ function requireField(
 ): void {
   const path = reader.pathOf(key);
   if (!report.errors.some((e) => e.path === path)) report.error(path, `is required; ${hint}`);
-}
-
-function readUserDataSecretName(spec: ObjectReader): string | undefined {
-  const secret = spec.object('userDataSecret');
-  const name = secret?.string('name');
-  secret?.finish();
-  return name;
 }
 
 function convertKeyPairName(

@@ -81,3 +81,32 @@ function dropMetadata(spec: ObjectReader, type: ProviderSpecType, report: Conver
     );
   }
 }
+
+/** The name of `userDataSecret` where it is a LocalObjectReference (name only). */
+export function readUserDataSecretName(spec: ObjectReader): string | undefined {
+  const secret = spec.object('userDataSecret');
+  const name = secret?.string('name');
+  secret?.finish();
+  return name;
+}
+
+/**
+ * A `credentialsSecret` (name only) other than the platform's default is an error: Cluster API
+ * machines do not take credentials per MachineSet. `why` completes "but …" in the message.
+ */
+export function checkCredentialsSecretName(
+  spec: ObjectReader,
+  defaultName: string,
+  why: string,
+  report: ConversionReport,
+): void {
+  const secret = spec.object('credentialsSecret');
+  if (secret === undefined) return;
+  const name = secret.string('name');
+  secret.finish();
+  if (name === undefined || name === defaultName) return;
+  report.error(
+    secret.pathOf('name'),
+    `is ${JSON.stringify(name)}, but ${why}; set the name to ${defaultName} or remove credentialsSecret.`,
+  );
+}
