@@ -3,7 +3,7 @@
 // dropped with a warning because it is meaningless in CAPI, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
 import { convertBlockDevices } from './aws-block-devices.js';
-import { ConversionReport, ObjectReader } from './field-reader.js';
+import { ConversionReport, ObjectReader, withoutUndefined } from './field-reader.js';
 import { convertMarketOptions } from './aws-market-options.js';
 import { convertPlacement } from './aws-placement.js';
 import {
@@ -133,10 +133,6 @@ function convertAwsProviderSpec(
   if (placement.failureDomain !== undefined) value.failureDomain = placement.failureDomain;
   if (userDataSecretName !== undefined) value.userDataSecretName = userDataSecretName;
   return { ok: true, value, warnings: report.warnings };
-}
-
-function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 function checkDeviceIndex(spec: ObjectReader, report: ConversionReport): void {

@@ -12,7 +12,13 @@ import { convertImage } from './azure-image.js';
 import { checkResourceGroup, convertNetwork, type AzureClusterFacts } from './azure-network.js';
 import { convertSecurityProfile } from './azure-security-profile.js';
 import { convertSpotVMOptions } from './azure-spot.js';
-import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
+import {
+  ConversionReport,
+  describeValue,
+  isJsonObject,
+  ObjectReader,
+  withoutUndefined,
+} from './field-reader.js';
 import type { Infrastructure } from '../api/types.js';
 import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
 import type {
@@ -111,10 +117,6 @@ function convertAzureProviderSpec(
   if (failureDomain !== undefined) value.failureDomain = failureDomain;
   if (userDataSecretName !== undefined) value.userDataSecretName = userDataSecretName;
   return { ok: true, value, warnings: report.warnings };
-}
-
-function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 function clusterFacts(infrastructure: Infrastructure): AzureClusterFacts {

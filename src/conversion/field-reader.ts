@@ -31,6 +31,11 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The fields that are set: a converted spec never carries `undefined` (or `key: null` in JSON). */
+export function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
 /** Names a JSON value for an error message, e.g. `the number 3` or `an array`. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';

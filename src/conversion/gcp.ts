@@ -2,7 +2,7 @@
 // CAPG GCPMachineTemplate (v1beta1). Pure and deterministic. Every field is either converted,
 // dropped because it carries nothing, dropped with a warning, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
-import { ConversionReport, ObjectReader } from './field-reader.js';
+import { ConversionReport, ObjectReader, withoutUndefined } from './field-reader.js';
 import { convertDisks } from './gcp-disks.js';
 import { convertNetworkInterfaces } from './gcp-network.js';
 import { convertScheduling } from './gcp-scheduling.js';
@@ -115,10 +115,6 @@ function convertGcpProviderSpec(
   if (location.zone !== undefined) value.failureDomain = location.zone;
   if (userDataSecretName !== undefined) value.userDataSecretName = userDataSecretName;
   return { ok: true, value, warnings: report.warnings };
-}
-
-function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 function clusterFacts(context: ConversionContext): ClusterFacts {

@@ -3,7 +3,7 @@
 // dropped (with a warning when someone wrote something Machine API ignores or that Cluster API
 // treats differently), or reported as an error: the mirror must never quietly differ from what
 // the administrator wrote.
-import { ConversionReport, describeValue, ObjectReader } from './field-reader.js';
+import { ConversionReport, describeValue, ObjectReader, withoutUndefined } from './field-reader.js';
 import {
   dropIgnoredFields,
   readSecurityGroup,
@@ -101,10 +101,6 @@ function convertOpenstackProviderSpec(
   if (failureDomain !== undefined) value.failureDomain = failureDomain;
   if (userDataSecretName !== undefined) value.userDataSecretName = userDataSecretName;
   return { ok: true, value, warnings: report.warnings };
-}
-
-function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /**
