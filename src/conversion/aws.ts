@@ -201,17 +201,11 @@ function convertAmi(spec: ObjectReader, report: ConversionReport): { id: string 
 }
 
 function convertInstanceType(spec: ObjectReader, report: ConversionReport): string | undefined {
-  const errorsBefore = report.errors.length;
-  const instanceType = spec.string('instanceType');
-  if (instanceType === undefined) {
-    if (report.errors.length === errorsBefore) {
-      report.error(
-        spec.pathOf('instanceType'),
-        'is required; set the EC2 instance type, e.g. m6i.xlarge.',
-      );
-    }
-    return undefined;
-  }
+  const instanceType = spec.requiredString(
+    'instanceType',
+    'set the EC2 instance type, e.g. m6i.xlarge.',
+  );
+  if (instanceType === undefined) return undefined;
   if (instanceType.length < MIN_INSTANCE_TYPE_LENGTH) {
     report.error(
       spec.pathOf('instanceType'),

@@ -69,7 +69,7 @@ function convertAzureProviderSpec(
   const userDataSecretName = readUserDataSecretName(spec);
   const cluster = clusterFacts(context.infrastructure);
 
-  const vmSize = readVmSize(spec, report);
+  const vmSize = spec.requiredString('vmSize', 'set the Azure VM size, e.g. Standard_D4s_v3.');
   const image = convertImage(spec, report);
   const os = convertOsDisk(spec, report);
   const dataDisks = convertDataDisks(spec, report);
@@ -160,18 +160,6 @@ function readUserDataSecretName(spec: ObjectReader): string | undefined {
   secret?.string('namespace');
   secret?.finish();
   return name;
-}
-
-function readVmSize(spec: ObjectReader, report: ConversionReport): string | undefined {
-  const errorsBefore = report.errors.length;
-  const vmSize = spec.string('vmSize');
-  if (vmSize === undefined && report.errors.length === errorsBefore) {
-    report.error(
-      spec.pathOf('vmSize'),
-      'is required; set the Azure VM size, e.g. Standard_D4s_v3.',
-    );
-  }
-  return vmSize;
 }
 
 function rejectAvailabilitySet(spec: ObjectReader, report: ConversionReport): void {

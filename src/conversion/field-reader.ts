@@ -92,6 +92,16 @@ export class ObjectReader {
     return value === '' && !keepEmpty ? undefined : value;
   }
 
+  /** A string field that must be set: absent or empty, it is reported as `is required; <hint>`. */
+  requiredString(key: string, hint: string): string | undefined {
+    const value = this.raw(key);
+    if (value === undefined || value === '') {
+      this.report.error(this.pathOf(key), `is required; ${hint}`);
+      return undefined;
+    }
+    return this.string(key);
+  }
+
   boolean(key: string): boolean | undefined {
     const value = this.raw(key);
     if (value === undefined) return undefined;

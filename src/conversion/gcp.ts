@@ -68,7 +68,10 @@ function convertGcpProviderSpec(
   const userDataSecretName = readUserDataSecretName(spec);
   const location = convertLocation(spec, cluster, report);
 
-  const instanceType = convertMachineType(spec, report);
+  const instanceType = spec.requiredString(
+    'machineType',
+    'set the Compute Engine machine type, e.g. n2-standard-4.',
+  );
   const additionalLabels = readStringMap(spec, 'labels');
   const disks = convertDisks(
     spec,
@@ -214,18 +217,6 @@ function checkClusterValue(
       'or remove it.',
   );
   return clusterValue;
-}
-
-function convertMachineType(spec: ObjectReader, report: ConversionReport): string | undefined {
-  const errorsBefore = report.errors.length;
-  const machineType = spec.string('machineType');
-  if (machineType === undefined && report.errors.length === errorsBefore) {
-    report.error(
-      spec.pathOf('machineType'),
-      'is required; set the Compute Engine machine type, e.g. n2-standard-4.',
-    );
-  }
-  return machineType;
 }
 
 /**

@@ -60,7 +60,7 @@ function convertOpenstackProviderSpec(
   const { spec, report } = opened;
   const identityRef = convertIdentity(spec, context, report);
   const userDataSecretName = readUserDataSecretName(spec, report);
-  const flavor = convertFlavor(spec, report);
+  const flavor = spec.requiredString('flavor', 'set the name of a Nova flavor, e.g. m1.xlarge.');
   const root = convertRootVolume(spec.object('rootVolume'), spec.pathOf('rootVolume'));
   const image = convertImage(spec, root.imageName, root.imageNamePath, report);
   const sshKeyName = spec.string('keyName');
@@ -160,18 +160,6 @@ function readUserDataSecretName(spec: ObjectReader, report: ConversionReport): s
     );
   }
   return name;
-}
-
-function convertFlavor(spec: ObjectReader, report: ConversionReport): string | undefined {
-  const errorsBefore = report.errors.length;
-  const flavor = spec.string('flavor');
-  if (flavor === undefined && report.errors.length === errorsBefore) {
-    report.error(
-      spec.pathOf('flavor'),
-      'is required; set the name of a Nova flavor, e.g. m1.xlarge.',
-    );
-  }
-  return flavor;
 }
 
 /**
