@@ -5,11 +5,11 @@ import { awsConverter } from '../../../src/conversion/aws.js';
 import type {
   Conversion,
   ConversionContext,
-  FieldError,
   ProviderConversion,
 } from '../../../src/conversion/types.js';
+import { expectErrors, expectOk, PROVIDER_SPEC_PATH } from '../../support/conversion.js';
 
-const PATH = 'spec.template.spec.providerSpec.value';
+const PATH = PROVIDER_SPEC_PATH;
 const REGION = 'us-east-1';
 const HOST_ID = 'h-0123456789abcdef0';
 
@@ -62,21 +62,6 @@ function convert(
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
   return awsConverter.convert(providerSpec, context(overrides));
-}
-
-function expectOk(result: Conversion<ProviderConversion>): {
-  value: ProviderConversion;
-  warnings: string[];
-} {
-  if (!result.ok) {
-    expect.fail(`expected a conversion, got errors:\n${JSON.stringify(result.errors, null, 2)}`);
-  }
-  return result;
-}
-
-function expectErrors(result: Conversion<ProviderConversion>): FieldError[] {
-  if (result.ok) expect.fail(`expected errors, got ${JSON.stringify(result.value, null, 2)}`);
-  return result.errors;
 }
 
 function gp3Root(size = 120): Record<string, unknown> {

@@ -1,17 +1,23 @@
 // Table-driven tests of the Azure converter: every mapped field, every rejection, every warning.
 import { expect } from 'chai';
-import type { Infrastructure, MapiMachineSet } from '../../../src/api/types.js';
+import type { Infrastructure } from '../../../src/api/types.js';
 import { azureConverter } from '../../../src/conversion/azure.js';
 import { canonicalDecimalQuantity } from '../../../src/conversion/azure-quantity.js';
 import type {
   Conversion,
   ConversionContext,
-  FieldError,
   ProviderConversion,
 } from '../../../src/conversion/types.js';
 import { azureFixture } from '../../support/fixtures/azure.js';
+import {
+  applyPatch,
+  expectErrors,
+  expectOk,
+  PROVIDER_SPEC_PATH,
+  providerSpecOf,
+} from '../../support/conversion.js';
 
-const PATH = 'spec.template.spec.providerSpec.value';
+const PATH = PROVIDER_SPEC_PATH;
 const INFRA = 'demo-abc12';
 const RG = 'demo-abc12-rg';
 const SUBNET = 'demo-abc12-worker-subnet';
@@ -97,21 +103,6 @@ function convert(
   return azureConverter.convert(providerSpec, context(overrides));
 }
 
-function expectOk(result: Conversion<ProviderConversion>): {
-  value: ProviderConversion;
-  warnings: string[];
-} {
-  if (!result.ok) {
-    expect.fail(`expected a conversion, got errors:\n${JSON.stringify(result.errors, null, 2)}`);
-  }
-  return result;
-}
-
-function expectErrors(result: Conversion<ProviderConversion>): FieldError[] {
-  if (result.ok) expect.fail(`expected errors, got ${JSON.stringify(result.value, null, 2)}`);
-  return result.errors;
-}
-
 /** Merges `fields` into `base`; an `undefined` value removes the key. */
 function merged(
   base: Record<string, unknown>,
@@ -123,25 +114,6 @@ function merged(
     else out[key] = value;
   }
   return out;
-}
-
-/** Applies RFC 6902 add/replace/remove operations (enough for the fixture's `change`). */
-function applyPatch(document: unknown, operations: object[]): unknown {
-  const copy = structuredClone(document);
-  for (const operation of operations as { op: string; path: string; value?: unknown }[]) {
-    const keys = operation.path
-      .split('/')
-      .slice(1)
-      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
-    const last = keys.pop();
-    let target = copy as Record<string, unknown>;
-    for (const key of keys) target = target[key] as Record<string, unknown>;
-    if (last === undefined) throw new Error(`empty patch path in ${JSON.stringify(operation)}`);
-    if (operation.op === 'remove') delete target[last];
-    else if (operation.op === 'add' || operation.op === 'replace') target[last] = operation.value;
-    else throw new Error(`unsupported patch operation ${operation.op}`);
-  }
-  return copy;
 }
 
 describe('azureConverter', () => {
@@ -1600,8 +1572,6 @@ describe('azureConverter', () => {
         controlPlane: false,
       };
     }
-    const providerSpecOf = (machineSet: MapiMachineSet): unknown =>
-      machineSet.spec.template?.spec?.providerSpec?.value;
 
     it('describes this converter', () => {
       expect(azureFixture.platform).to.equal(azureConverter.platform);
@@ -1635,7 +1605,7 @@ describe('azureConverter', () => {
         'demo-abc12-worker-eastus1',
         'openshift-machine-api',
       );
-      const changed = applyPatch(machineSet, azureFixture.change) as MapiMachineSet;
+      const changed = applyPatch(machineSet, azureFixture.change);
       const before = expectOk(azureConverter.convert(providerSpecOf(machineSet), fixtureContext()));
       const after = expectOk(azureConverter.convert(providerSpecOf(changed), fixtureContext()));
       expect(after.value.templateSpec).to.not.deep.equal(before.value.templateSpec);

@@ -5,12 +5,17 @@ import { gcpConverter } from '../../../src/conversion/gcp.js';
 import type {
   Conversion,
   ConversionContext,
-  FieldError,
   ProviderConversion,
 } from '../../../src/conversion/types.js';
 import { gcpFixture } from '../../support/fixtures/gcp.js';
+import {
+  applyPatch,
+  expectErrors,
+  expectOk,
+  PROVIDER_SPEC_PATH,
+} from '../../support/conversion.js';
 
-const PATH = 'spec.template.spec.providerSpec.value';
+const PATH = PROVIDER_SPEC_PATH;
 const CLUSTER = 'ci-ln-abc12';
 const PROJECT = 'openshift-ci-project';
 const REGION = 'us-central1';
@@ -86,21 +91,6 @@ function convert(
   return gcpConverter.convert(providerSpec, context(overrides));
 }
 
-function expectOk(result: Conversion<ProviderConversion>): {
-  value: ProviderConversion;
-  warnings: string[];
-} {
-  if (!result.ok) {
-    expect.fail(`expected a conversion, got errors:\n${JSON.stringify(result.errors, null, 2)}`);
-  }
-  return result;
-}
-
-function expectErrors(result: Conversion<ProviderConversion>): FieldError[] {
-  if (result.ok) expect.fail(`expected errors, got ${JSON.stringify(result.value, null, 2)}`);
-  return result.errors;
-}
-
 /** Input fields merged over the minimal spec; `undefined` removes one. */
 function specWith(fields: Record<string, unknown>): Record<string, unknown> {
   const spec: Record<string, unknown> = { ...minimalSpec(), ...fields };
@@ -113,25 +103,6 @@ function templateWith(fields: Record<string, unknown> = {}): Record<string, unkn
   const template: Record<string, unknown> = { ...minimalTemplate(), ...fields };
   for (const [key, value] of Object.entries(fields)) if (value === undefined) delete template[key];
   return template;
-}
-
-/** Applies `replace` operations (the only kind fixtures use) to a copy of `document`. */
-function applyReplacePatch<T>(document: T, operations: object[]): T {
-  const copy = structuredClone(document);
-  for (const operation of operations) {
-    const { op, path, value } = operation as { op: string; path: string; value: unknown };
-    expect(op).to.equal('replace');
-    const keys = path
-      .split('/')
-      .slice(1)
-      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
-    const last = keys.pop();
-    let target = copy as Record<string, unknown>;
-    for (const key of keys) target = target[key] as Record<string, unknown>;
-    expect(last !== undefined && last in target, `${path} exists`).to.equal(true);
-    target[last as string] = value;
-  }
-  return copy;
 }
 
 describe('gcpConverter', () => {
@@ -1328,7 +1299,7 @@ describe('gcpConverter', () => {
 
     it("applying the fixture's change changes the converted template spec", () => {
       const machineSet = gcpFixture.machineSet('demo-abc12-worker-a', 'ns');
-      const changed = applyReplacePatch(machineSet, gcpFixture.change);
+      const changed = applyPatch(machineSet, gcpFixture.change);
       const before = convertFixture(machineSet).value.templateSpec;
       const after = convertFixture(changed).value.templateSpec;
       expect(after).to.not.deep.equal(before);

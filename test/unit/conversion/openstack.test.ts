@@ -1,17 +1,23 @@
 // Table-driven tests of the OpenStack converter: every mapped field, every rejection, every
 // warning, and the shared end-to-end fixture.
 import { expect } from 'chai';
-import type { Infrastructure, MapiMachineSet } from '../../../src/api/types.js';
+import type { Infrastructure } from '../../../src/api/types.js';
 import { openstackConverter } from '../../../src/conversion/openstack.js';
 import type {
   Conversion,
   ConversionContext,
-  FieldError,
   ProviderConversion,
 } from '../../../src/conversion/types.js';
 import { openstackFixture } from '../../support/fixtures/openstack.js';
+import {
+  applyPatch,
+  expectErrors,
+  expectOk,
+  PROVIDER_SPEC_PATH,
+  providerSpecOf,
+} from '../../support/conversion.js';
 
-const PATH = 'spec.template.spec.providerSpec.value';
+const PATH = PROVIDER_SPEC_PATH;
 const NET = '0b2a1c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const NET_2 = '1c3b2d4e-5f60-4b7c-9d8e-0f1a2b3c4d5e';
 const SUBNET = '2d4c3e5f-6071-4c8d-ae9f-1a2b3c4d5e6f';
@@ -92,45 +98,6 @@ function convert(
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
   return openstackConverter.convert(providerSpec, context(overrides));
-}
-
-function expectOk(result: Conversion<ProviderConversion>): {
-  value: ProviderConversion;
-  warnings: string[];
-} {
-  if (!result.ok) {
-    expect.fail(`expected a conversion, got errors:\n${JSON.stringify(result.errors, null, 2)}`);
-  }
-  return result;
-}
-
-function expectErrors(result: Conversion<ProviderConversion>): FieldError[] {
-  if (result.ok) expect.fail(`expected errors, got ${JSON.stringify(result.value, null, 2)}`);
-  return result.errors;
-}
-
-/** Applies the JSON patch operations the fixtures use (add, replace, remove). */
-function applyPatch<T>(document: T, operations: object[]): T {
-  const patched = structuredClone(document);
-  for (const operation of operations) {
-    const { op, path, value } = operation as { op: string; path: string; value?: unknown };
-    const keys = path
-      .split('/')
-      .slice(1)
-      .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'));
-    const last = keys.pop();
-    if (last === undefined) throw new Error(`cannot patch the document root: ${path}`);
-    let parent = patched as Record<string, unknown>;
-    for (const key of keys) parent = parent[key] as Record<string, unknown>;
-    if (op === 'remove') delete parent[last];
-    else if (op === 'add' || op === 'replace') parent[last] = structuredClone(value);
-    else throw new Error(`unsupported patch operation ${op}`);
-  }
-  return patched;
-}
-
-function providerSpecOf(machineSet: MapiMachineSet): unknown {
-  return machineSet.spec.template?.spec?.providerSpec?.value;
 }
 
 describe('openstackConverter', () => {

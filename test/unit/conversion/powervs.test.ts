@@ -6,12 +6,18 @@ import { powerVsConverter } from '../../../src/conversion/powervs.js';
 import type {
   Conversion,
   ConversionContext,
-  FieldError,
   ProviderConversion,
 } from '../../../src/conversion/types.js';
 import { powerVsFixture } from '../../support/fixtures/powervs.js';
+import {
+  applyPatch,
+  expectErrors,
+  expectOk,
+  PROVIDER_SPEC_PATH,
+  providerSpecOf,
+} from '../../support/conversion.js';
 
-const PATH = 'spec.template.spec.providerSpec.value';
+const PATH = PROVIDER_SPEC_PATH;
 const WORKSPACE = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
 const CLUSTER = 'ci-ln-abc12';
 
@@ -65,46 +71,11 @@ function convert(
   return powerVsConverter.convert(providerSpec, context(overrides));
 }
 
-function expectOk(result: Conversion<ProviderConversion>): {
-  value: ProviderConversion;
-  warnings: string[];
-} {
-  if (!result.ok) {
-    expect.fail(`expected a conversion, got errors:\n${JSON.stringify(result.errors, null, 2)}`);
-  }
-  return result;
-}
-
-function expectErrors(result: Conversion<ProviderConversion>): FieldError[] {
-  if (result.ok) expect.fail(`expected errors, got ${JSON.stringify(result.value, null, 2)}`);
-  return result.errors;
-}
-
 /** The minimal spec with `fields` merged in; a field set to undefined is removed. */
 function specWith(fields: Record<string, unknown>): Record<string, unknown> {
   const spec: Record<string, unknown> = { ...minimalSpec(), ...fields };
   for (const [key, value] of Object.entries(fields)) if (value === undefined) delete spec[key];
   return spec;
-}
-
-/** Applies the JSON patch operations a fixture uses (add, replace, remove) to a copy. */
-function applyPatch<T>(target: T, operations: object[]): T {
-  const copy = structuredClone(target) as Record<string, unknown>;
-  for (const operation of operations) {
-    const { op, path, value } = operation as { op: string; path: string; value?: unknown };
-    const keys = path
-      .split('/')
-      .slice(1)
-      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const last = keys.pop();
-    if (last === undefined) throw new Error(`cannot patch the root: ${path}`);
-    let parent: Record<string, unknown> = copy;
-    for (const key of keys) parent = parent[key] as Record<string, unknown>;
-    if (op === 'remove') delete parent[last];
-    else if (op === 'add' || op === 'replace') parent[last] = structuredClone(value);
-    else throw new Error(`unsupported patch operation ${op}`);
-  }
-  return copy as T;
 }
 
 describe('powerVsConverter', () => {
@@ -824,8 +795,6 @@ describe('powerVsConverter', () => {
       path: PATH,
       controlPlane: false,
     });
-    const providerSpecOf = (machineSet: ReturnType<typeof powerVsFixture.machineSet>) =>
-      machineSet.spec.template?.spec?.providerSpec?.value;
 
     it('names this converter and its template', () => {
       expect(powerVsFixture.platform).to.equal(powerVsConverter.platform);
