@@ -45,3 +45,23 @@ export function applyPatch<T>(document: T, operations: object[]): T {
   }
   return patched;
 }
+
+/**
+ * Exactly the expected errors: one per [path, pattern] (the message matches the pattern), and
+ * every message a sentence that continues its path: what is wrong, then what to do.
+ */
+export function expectFieldErrors(errors: FieldError[], expected: [string, RegExp][]): void {
+  expect(errors.map((e) => e.path)).to.have.members(expected.map(([path]) => path));
+  expect(errors, JSON.stringify(errors, null, 2)).to.have.length(expected.length);
+  for (const [path, pattern] of expected) {
+    const messages = errors.filter((e) => e.path === path).map((e) => e.message);
+    expect(
+      messages.some((m) => pattern.test(m)),
+      `${path}: ${messages.join(' | ')}`,
+    ).to.equal(true);
+  }
+  for (const error of errors) {
+    // Shown as `path: message`.
+    expect(error.message, error.message).to.match(/^[a-z].*[;,:] .*\.$/);
+  }
+}

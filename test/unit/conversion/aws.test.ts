@@ -7,7 +7,12 @@ import type {
   ConversionContext,
   ProviderConversion,
 } from '../../../src/conversion/types.js';
-import { expectErrors, expectOk, PROVIDER_SPEC_PATH } from '../../support/conversion.js';
+import {
+  expectErrors,
+  expectFieldErrors,
+  expectOk,
+  PROVIDER_SPEC_PATH,
+} from '../../support/conversion.js';
 
 const PATH = PROVIDER_SPEC_PATH;
 const REGION = 'us-east-1';
@@ -961,19 +966,7 @@ describe('awsConverter', () => {
         for (const [key, value] of Object.entries(c.input))
           if (value === undefined) delete input[key];
         const errors = expectErrors(convert(input, { controlPlane: c.controlPlane ?? false }));
-        expect(errors.map((e) => e.path)).to.have.members(c.errors.map(([path]) => path));
-        expect(errors).to.have.length(c.errors.length);
-        for (const [path, pattern] of c.errors) {
-          const messages = errors.filter((e) => e.path === path).map((e) => e.message);
-          expect(
-            messages.some((m) => pattern.test(m)),
-            `${path}: ${messages.join(' | ')}`,
-          ).to.equal(true);
-        }
-        for (const error of errors) {
-          // Shown as `path: message`: a sentence that says what is wrong, then what to do.
-          expect(error.message, error.message).to.match(/^[a-z].*[;,:] .*\.$/);
-        }
+        expectFieldErrors(errors, c.errors);
       });
     }
 

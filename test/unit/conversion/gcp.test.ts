@@ -11,6 +11,7 @@ import { gcpFixture } from '../../support/fixtures/gcp.js';
 import {
   applyPatch,
   expectErrors,
+  expectFieldErrors,
   expectOk,
   PROVIDER_SPEC_PATH,
 } from '../../support/conversion.js';
@@ -1006,19 +1007,7 @@ describe('gcpConverter', () => {
             infrastructure: c.infrastructure ?? infrastructure(),
           }),
         );
-        expect(errors.map((e) => e.path)).to.have.members(c.errors.map(([path]) => path));
-        expect(errors, JSON.stringify(errors, null, 2)).to.have.length(c.errors.length);
-        for (const [path, pattern] of c.errors) {
-          const messages = errors.filter((e) => e.path === path).map((e) => e.message);
-          expect(
-            messages.some((m) => pattern.test(m)),
-            `${path}: ${messages.join(' | ')}`,
-          ).to.equal(true);
-        }
-        for (const error of errors) {
-          // Shown as `path: message`: a sentence that says what is wrong, then what to do.
-          expect(error.message, error.message).to.match(/^[a-z].*[;,:] .*\.$/);
-        }
+        expectFieldErrors(errors, c.errors);
       });
     }
 

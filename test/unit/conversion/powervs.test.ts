@@ -12,6 +12,7 @@ import { powerVsFixture } from '../../support/fixtures/powervs.js';
 import {
   applyPatch,
   expectErrors,
+  expectFieldErrors,
   expectOk,
   PROVIDER_SPEC_PATH,
   providerSpecOf,
@@ -578,19 +579,7 @@ describe('powerVsConverter', () => {
         const errors = expectErrors(
           convert(specWith(c.input), { controlPlane: c.controlPlane ?? false }),
         );
-        expect(errors.map((e) => e.path)).to.have.members(c.errors.map(([path]) => path));
-        expect(errors).to.have.length(c.errors.length);
-        for (const [path, pattern] of c.errors) {
-          const messages = errors.filter((e) => e.path === path).map((e) => e.message);
-          expect(
-            messages.some((m) => pattern.test(m)),
-            `${path}: ${messages.join(' | ')}`,
-          ).to.equal(true);
-        }
-        for (const error of errors) {
-          // Shown as `path: message`: a sentence that says what is wrong, then what to do.
-          expect(error.message, error.message).to.match(/^[a-z].*[;,:] .*\.$/);
-        }
+        expectFieldErrors(errors, c.errors);
       });
     }
 
