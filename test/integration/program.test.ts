@@ -1,25 +1,19 @@
 // The program as an administrator runs it: flags, exit codes, logs, and a real sync.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
-import type { MapiMachineSet } from '../../src/api/types.js';
-import { controlPlane, testNamespace } from '../support/cluster.js';
-import {
-  awsMachineSet,
-  customObjects,
-  DEFAULT_INFRASTRUCTURE,
-  MAPI,
-  setInfrastructure,
-} from '../support/controller.js';
+import { testNamespace } from '../support/cluster.js';
+import { DEFAULT_INFRASTRUCTURE, setInfrastructure } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const PROGRAM = [process.execPath, '--import', 'tsx', 'src/main.ts'] as const;
+import {
+  createAwsMachineSet,
+  FROM_SOURCE,
+  startProgram,
+  synchronizedStatus,
+} from '../support/program.js';
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(PROGRAM[0], [...PROGRAM.slice(1), ...args], {
-    cwd: ROOT,
+  return spawnSync(process.execPath, [...FROM_SOURCE.nodeArgs, ...args], {
+    cwd: FROM_SOURCE.cwd,
     encoding: 'utf8',
     env: { ...process.env, KUBECONFIG: '', ...env },
     timeout: 30_000,
@@ -68,51 +62,20 @@ describe('the program', function () {
     await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     const mapiNamespace = await testNamespace('mapi');
     const capiNamespace = await testNamespace('capi');
-    const child: ChildProcess = spawn(
-      PROGRAM[0],
-      [
-        ...PROGRAM.slice(1),
-        `--mapi-namespace=${mapiNamespace}`,
-        `--capi-namespace=${capiNamespace}`,
-        '--log-format=json',
-        '--metrics-bind-address=127.0.0.1:0',
-        '--health-probe-bind-address=127.0.0.1:0',
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, KUBECONFIG: controlPlane().kubeconfigPath },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let logs = '';
-    child.stderr?.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    try {
-      await customObjects().createNamespacedCustomObject({
-        ...MAPI,
-        namespace: mapiNamespace,
-        body: awsMachineSet('from-program', mapiNamespace),
-      });
-      await customObjects().patchNamespacedCustomObjectStatus({
-        ...MAPI,
-        namespace: mapiNamespace,
-        name: 'from-program',
-        body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
-      });
-      await eventually(async () => {
-        const mapi = (await customObjects().getNamespacedCustomObject({
-          ...MAPI,
-          namespace: mapiNamespace,
-          name: 'from-program',
-        })) as MapiMachineSet;
-        const condition = mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
-        expect(condition?.status, logs).to.equal('True');
-      });
-    } finally {
-      child.kill('SIGTERM');
-    }
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect(code, logs).to.equal(0);
-    const lines = logs.trim().split('\n');
+    const program = startProgram([
+      `--mapi-namespace=${mapiNamespace}`,
+      `--capi-namespace=${capiNamespace}`,
+    ]);
+    await createAwsMachineSet(mapiNamespace, 'from-program');
+    await eventually(async () => {
+      expect(await synchronizedStatus(mapiNamespace, 'from-program'), program.text).to.equal(
+        'True',
+      );
+    });
+    program.kill('SIGTERM');
+    expect(await program.exit(30_000), program.text).to.equal(0);
+    // every line is a JSON object
+    const lines = program.text.trim().split('\n');
     const parsed = lines.map((line) => JSON.parse(line) as { level: string; message: string });
     expect(parsed.map((l) => l.message)).to.include.members([
       'starting',
