@@ -1308,24 +1308,6 @@ describe('azureConverter', () => {
       });
     }
 
-    const notObjects: [string, unknown][] = [
-      ['a string', 'AzureMachineProviderSpec'],
-      ['a number', 42],
-      ['null', null],
-      ['a list', [minimalSpec()]],
-      ['undefined', undefined],
-    ];
-    for (const [label, value] of notObjects) {
-      it(`a providerSpec that is not an object: ${label}`, () => {
-        const errors = expectErrors(convert(value));
-        expect(errors).to.have.length(1);
-        expect(errors[0]?.path).to.equal(PATH);
-        expect(errors[0]?.message).to.match(
-          /^must be an AzureMachineProviderSpec object, but is .*; set the Azure machine settings there\.$/,
-        );
-      });
-    }
-
     it('reports every error of a providerSpec at once, not only the first', () => {
       const errors = expectErrors(
         convert({

@@ -1011,25 +1011,6 @@ describe('gcpConverter', () => {
       });
     }
 
-    const notObjects: [string, unknown][] = [
-      ['a string', 'GCPMachineProviderSpec'],
-      ['a number', 42],
-      ['null', null],
-      ['a boolean', true],
-      ['a list', [minimalSpec()]],
-      ['undefined', undefined],
-    ];
-    for (const [label, value] of notObjects) {
-      it(`a providerSpec that is not an object: ${label}`, () => {
-        const errors = expectErrors(convert(value));
-        expect(errors).to.have.length(1);
-        expect(errors[0]?.path).to.equal(PATH);
-        expect(errors[0]?.message).to.match(
-          /^must be a GCPMachineProviderSpec object, but is .*; set the GCP machine settings there\.$/,
-        );
-      });
-    }
-
     it('reports every error of a providerSpec at once, not only the first', () => {
       const errors = expectErrors(
         convert(

@@ -1034,24 +1034,6 @@ describe('openstackConverter', () => {
       });
     }
 
-    const notObjects: [string, unknown][] = [
-      ['a string', 'OpenstackProviderSpec'],
-      ['a number', 42],
-      ['null', null],
-      ['a list', [minimalSpec()]],
-      ['undefined', undefined],
-    ];
-    for (const [label, value] of notObjects) {
-      it(`a providerSpec that is not an object: ${label}`, () => {
-        const errors = expectErrors(convert(value));
-        expect(errors).to.have.length(1);
-        expect(errors[0]?.path).to.equal(PATH);
-        expect(errors[0]?.message).to.match(
-          /^must be an OpenstackProviderSpec object, but is .*; set the OpenStack machine settings there\.$/,
-        );
-      });
-    }
-
     it('reports every error of a providerSpec at once, not only the first', () => {
       const errors = expectErrors(
         convert(
