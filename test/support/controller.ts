@@ -5,6 +5,7 @@ import { startController, type RunningController } from '../../src/controller/co
 import { converterFor } from '../../src/conversion/platforms.js';
 import { createLogger, silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace } from './cluster.js';
+import { workerMachineSet } from './fixtures/machine-set.js';
 
 const running: RunningController[] = [];
 
@@ -83,62 +84,29 @@ export function awsMachineSet(
   overrides: { instanceType?: string; zone?: string; replicas?: number } = {},
 ): MapiMachineSet {
   const zone = overrides.zone ?? 'us-east-1a';
-  const selectorLabels =
-    name.length <= 63
-      ? { 'machine.openshift.io/cluster-api-machineset': name }
-      : { 'machine.openshift.io/cluster-api-machineset': 'long-name' };
-  return {
-    apiVersion: 'machine.openshift.io/v1beta1',
-    kind: 'MachineSet',
-    metadata: {
-      name,
-      namespace,
-      labels: { 'machine.openshift.io/cluster-api-cluster': 'demo-abc12' },
-    },
-    spec: {
-      replicas: overrides.replicas ?? 2,
-      selector: {
-        matchLabels: {
-          'machine.openshift.io/cluster-api-cluster': 'demo-abc12',
-          ...selectorLabels,
-        },
+  return workerMachineSet(name, namespace, {
+    cluster: 'demo-abc12',
+    replicas: overrides.replicas ?? 2,
+    providerSpec: {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'AWSMachineProviderConfig',
+      ami: { id: 'ami-0abcdef1234567890' },
+      instanceType: overrides.instanceType ?? 'm6i.xlarge',
+      blockDevices: [{ ebs: { encrypted: true, volumeSize: 120, volumeType: 'gp3' } }],
+      credentialsSecret: { name: 'aws-cloud-credentials' },
+      iamInstanceProfile: { id: 'demo-abc12-worker-profile' },
+      placement: { availabilityZone: zone, region: 'us-east-1' },
+      securityGroups: [
+        { filters: [{ name: 'tag:Name', values: ['demo-abc12-node'] }] },
+        { filters: [{ name: 'tag:Name', values: ['demo-abc12-lb'] }] },
+      ],
+      subnet: {
+        filters: [{ name: 'tag:Name', values: [`demo-abc12-subnet-private-${zone}`] }],
       },
-      template: {
-        metadata: {
-          labels: {
-            'machine.openshift.io/cluster-api-cluster': 'demo-abc12',
-            'machine.openshift.io/cluster-api-machine-role': 'worker',
-            'machine.openshift.io/cluster-api-machine-type': 'worker',
-            ...selectorLabels,
-          },
-        },
-        spec: {
-          metadata: {},
-          providerSpec: {
-            value: {
-              apiVersion: 'machine.openshift.io/v1beta1',
-              kind: 'AWSMachineProviderConfig',
-              ami: { id: 'ami-0abcdef1234567890' },
-              instanceType: overrides.instanceType ?? 'm6i.xlarge',
-              blockDevices: [{ ebs: { encrypted: true, volumeSize: 120, volumeType: 'gp3' } }],
-              credentialsSecret: { name: 'aws-cloud-credentials' },
-              iamInstanceProfile: { id: 'demo-abc12-worker-profile' },
-              placement: { availabilityZone: zone, region: 'us-east-1' },
-              securityGroups: [
-                { filters: [{ name: 'tag:Name', values: ['demo-abc12-node'] }] },
-                { filters: [{ name: 'tag:Name', values: ['demo-abc12-lb'] }] },
-              ],
-              subnet: {
-                filters: [{ name: 'tag:Name', values: [`demo-abc12-subnet-private-${zone}`] }],
-              },
-              tags: [{ name: 'kubernetes.io/cluster/demo-abc12', value: 'owned' }],
-              userDataSecret: { name: 'worker-user-data' },
-            },
-          },
-        },
-      },
+      tags: [{ name: 'kubernetes.io/cluster/demo-abc12', value: 'owned' }],
+      userDataSecret: { name: 'worker-user-data' },
     },
-  };
+  });
 }
 
 export const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
