@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../src/api/types.js';
 import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
+import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -101,15 +102,21 @@ async function seed(plane: ControlPlane): Promise<void> {
   }
 }
 
-/** Waits until every MachineSet's Synchronized condition describes its current generation. */
-async function settled(plane: ControlPlane, expectTemplate?: string): Promise<void> {
+/**
+ * Waits until every MachineSet of the namespace has a Synchronized condition for its current
+ * generation (False for BROKEN), and `ready` holds.
+ */
+async function settledIn(
+  plane: ControlPlane,
+  namespace: string,
+  ready: () => Promise<boolean> | boolean,
+): Promise<void> {
   const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const list = (await custom.listNamespacedCustomObject({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-    })) as { items: MapiMachineSet[] };
+    const list = (await custom.listNamespacedCustomObject({ ...MAPI, namespace })) as {
+      items: MapiMachineSet[];
+    };
     const done = list.items.every((ms) => {
       const condition = ms.status?.conditions?.find((c) => c.type === 'Synchronized');
       if (ms.metadata.name === BROKEN) return condition?.status === 'False';
@@ -117,20 +124,28 @@ async function settled(plane: ControlPlane, expectTemplate?: string): Promise<vo
         condition?.status === 'True' && ms.status?.synchronizedGeneration === ms.metadata.generation
       );
     });
+    if (done && (await ready())) return;
+    await sleep(250);
+  }
+  throw new Error(`the MachineSets in ${namespace} did not settle within 60 s`);
+}
+
+/** The AWS MachineSets settled; with `expectTemplate`, a template of that instance type exists. */
+async function settled(plane: ControlPlane, expectTemplate?: string): Promise<void> {
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  await settledIn(plane, MAPI_NAMESPACE, async () => {
+    if (!expectTemplate) return true;
     const templates = (await custom.listNamespacedCustomObject({
       group: 'infrastructure.cluster.x-k8s.io',
       version: 'v1beta2',
       plural: 'awsmachinetemplates',
       namespace: CAPI_NAMESPACE,
     })) as { items: { spec: { template: { spec: { instanceType?: string } } } }[] };
-    const rotated =
-      !expectTemplate ||
-      (templates.items.length === MACHINE_SETS.length &&
-        templates.items.some((t) => t.spec.template.spec.instanceType === expectTemplate));
-    if (done && rotated) return;
-    await sleep(250);
-  }
-  throw new Error('the MachineSets did not settle within 60 s; see the controller log above');
+    return (
+      templates.items.length === MACHINE_SETS.length &&
+      templates.items.some((t) => t.spec.template.spec.instanceType === expectTemplate)
+    );
+  });
 }
 
 /** The metrics port the controller logged. */
@@ -185,22 +200,14 @@ function showState(plane: ControlPlane): void {
   ]);
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));
-let plane: ControlPlane | undefined;
-let controller: ChildProcess | undefined;
-const controllerLog = join(dir, 'controller.log');
-try {
-  banner('starting a local control plane (etcd, kube-apiserver, kube-controller-manager)');
-  plane = await startControlPlane({ dir, log: (m) => console.log(`  ${m}`) });
-  await seed(plane);
-  console.log(
-    `  created Infrastructure "cluster" (AWS, ${INFRASTRUCTURE_NAME}), CAPI Cluster ${INFRASTRUCTURE_NAME},`,
-  );
-  console.log(`  and MAPI MachineSets ${[...MACHINE_SETS, BROKEN].join(', ')}`);
-
-  banner('starting the controller: mapi-capi-sync --kubeconfig …');
-  const log = createWriteStream(controllerLog);
-  controller = spawn(
+/** Starts the controller as a process, its output going to `logFile`. */
+function startControllerProcess(
+  plane: ControlPlane,
+  args: string[],
+  logFile: string,
+): ChildProcess {
+  const log = createWriteStream(logFile);
+  const child = spawn(
     process.execPath,
     [
       '--import',
@@ -211,11 +218,99 @@ try {
       '--log-format=json',
       '--metrics-bind-address=127.0.0.1:0',
       '--health-probe-bind-address=127.0.0.1:0',
+      ...args,
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  controller.stdout?.pipe(log);
-  controller.stderr?.pipe(log);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+async function stopControllerProcess(child: ChildProcess | undefined): Promise<void> {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+}
+
+/**
+ * Every other platform, one after the other: the Infrastructure switched to it, an installer-style
+ * worker MachineSet in namespaces of its own, and a controller for those namespaces.
+ */
+async function otherPlatforms(plane: ControlPlane): Promise<void> {
+  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  for (const fixture of PLATFORM_FIXTURES) {
+    const platform = fixture.platform.toLowerCase();
+    const mapiNamespace = `${platform}-machine-api`;
+    const capiNamespace = `${platform}-cluster-api`;
+    const name = `${INFRASTRUCTURE_NAME}-worker-${platform}`;
+    banner(`${fixture.platform}: a worker MachineSet and its ${fixture.templates.kind}`);
+    await setInfrastructure(fixture.infrastructure, custom);
+    for (const namespace of [mapiNamespace, capiNamespace]) {
+      await core.createNamespace({ body: { metadata: { name: namespace } } });
+    }
+    await custom.createNamespacedCustomObject({
+      ...MAPI,
+      namespace: mapiNamespace,
+      body: fixture.machineSet(name, mapiNamespace),
+    });
+    await custom.patchNamespacedCustomObjectStatus({
+      ...MAPI,
+      namespace: mapiNamespace,
+      name,
+      body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+    });
+    const logFile = join(dir, `controller-${platform}.log`);
+    const child = startControllerProcess(
+      plane,
+      [`--mapi-namespace=${mapiNamespace}`, `--capi-namespace=${capiNamespace}`],
+      logFile,
+    );
+    try {
+      await settledIn(plane, mapiNamespace, () => true);
+    } catch (err) {
+      printLog(await readFile(logFile, 'utf8').catch(() => ''));
+      throw err;
+    } finally {
+      await stopControllerProcess(child);
+    }
+    kubectl(plane, [
+      'get',
+      'machinesets.machine.openshift.io',
+      '-n',
+      mapiNamespace,
+      '-o',
+      `custom-columns=${SYNC_COLUMNS}`,
+    ]);
+    kubectl(plane, [
+      'get',
+      'machinesets.cluster.x-k8s.io',
+      '-n',
+      capiNamespace,
+      '-o',
+      'custom-columns=NAME:.metadata.name,PAUSED:.metadata.annotations.cluster\\.x-k8s\\.io/paused,FAILURE-DOMAIN:.spec.template.spec.failureDomain,TEMPLATE-KIND:.spec.template.spec.infrastructureRef.kind,TEMPLATE:.spec.template.spec.infrastructureRef.name',
+    ]);
+  }
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));
+let plane: ControlPlane | undefined;
+let controller: ChildProcess | undefined;
+const controllerLog = join(dir, 'controller.log');
+let awsLogShown = false;
+try {
+  banner('starting a local control plane (etcd, kube-apiserver, kube-controller-manager)');
+  plane = await startControlPlane({ dir, log: (m) => console.log(`  ${m}`) });
+  await seed(plane);
+  console.log(
+    `  created Infrastructure "cluster" (AWS, ${INFRASTRUCTURE_NAME}), CAPI Cluster ${INFRASTRUCTURE_NAME},`,
+  );
+  console.log(`  and MAPI MachineSets ${[...MACHINE_SETS, BROKEN].join(', ')}`);
+
+  banner('starting the controller: mapi-capi-sync --kubeconfig …');
+  controller = startControllerProcess(plane, [], controllerLog);
   await settled(plane);
   showState(plane);
 
@@ -260,16 +355,21 @@ try {
   const shown =
     /^(mapi_capi_sync_machinesets\{synchronized="(True|False)",authority="MachineAPI"\}|controller_runtime_reconcile_total|workqueue_depth|leader_election_master_status)/;
   for (const line of metrics.split('\n')) if (shown.test(line)) console.log(`  ${line}`);
+
+  await stopControllerProcess(controller);
+  banner('controller log (AWS)');
+  printLog(await readFile(controllerLog, 'utf8'));
+  awsLogShown = true;
+  await otherPlatforms(plane);
 } catch (err) {
   console.error(`demo failed: ${(err as Error).message}`);
   process.exitCode = 1;
 } finally {
-  if (controller && controller.exitCode === null) {
-    controller.kill('SIGTERM');
-    await once(controller, 'exit');
+  await stopControllerProcess(controller);
+  if (!awsLogShown) {
+    banner('controller log');
+    printLog(await readFile(controllerLog, 'utf8').catch(() => ''));
   }
-  banner('controller log');
-  printLog(await readFile(controllerLog, 'utf8').catch(() => ''));
   await plane?.stop();
   if (!process.env.KEEP_DEMO_DIR) await rm(dir, { recursive: true, force: true });
   banner('controller and control plane stopped');
