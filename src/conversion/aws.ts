@@ -17,7 +17,6 @@ import {
   checkCredentialsSecretName,
   openProviderSpec,
   readUserDataSecretName,
-  type ProviderSpecType,
 } from './provider-spec.js';
 import type {
   Conversion,
@@ -28,12 +27,6 @@ import type {
 
 const KIND = 'AWSMachineProviderConfig';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'awsproviderconfig.openshift.io/v1beta1'];
-const PROVIDER_SPEC: ProviderSpecType = {
-  platform: 'AWS',
-  kind: KIND,
-  apiVersions: API_VERSIONS,
-  templateKind: 'AWSMachineTemplate',
-};
 /** The only credentials secret CAPI can honour: the cluster identity reads this one. */
 const DEFAULT_CREDENTIALS_SECRET = 'aws-cloud-credentials';
 const NETWORK_INTERFACE_TYPES = { ENA: 'interface', EFA: 'efa' } as const;
@@ -59,7 +52,7 @@ function convertAwsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  const opened = openProviderSpec(providerSpec, context, awsConverter, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   checkCredentialsSecretName(

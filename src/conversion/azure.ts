@@ -20,7 +20,7 @@ import {
   withoutUndefined,
 } from './field-reader.js';
 import type { Infrastructure } from '../api/types.js';
-import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
+import { openProviderSpec } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -30,12 +30,6 @@ import type {
 
 const KIND = 'AzureMachineProviderSpec';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'azureproviderconfig.openshift.io/v1beta1'];
-const PROVIDER_SPEC: ProviderSpecType = {
-  platform: 'Azure',
-  kind: KIND,
-  apiVersions: API_VERSIONS,
-  templateKind: 'AzureMachineTemplate',
-};
 /** The credentials Machine API's Azure machines use; CAPI machines use the cluster identity. */
 const DEFAULT_CREDENTIALS_SECRET = {
   name: 'azure-cloud-credentials',
@@ -62,7 +56,7 @@ function convertAzureProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  const opened = openProviderSpec(providerSpec, context, azureConverter, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   checkCredentialsSecret(spec, report);

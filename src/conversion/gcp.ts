@@ -11,7 +11,6 @@ import {
   checkCredentialsSecretName,
   openProviderSpec,
   readUserDataSecretName,
-  type ProviderSpecType,
 } from './provider-spec.js';
 import type {
   Conversion,
@@ -22,12 +21,6 @@ import type {
 
 const KIND = 'GCPMachineProviderSpec';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'gcpprovider.openshift.io/v1beta1'];
-const PROVIDER_SPEC: ProviderSpecType = {
-  platform: 'GCP',
-  kind: KIND,
-  apiVersions: API_VERSIONS,
-  templateKind: 'GCPMachineTemplate',
-};
 /** The only credentials secret CAPI can honour: the cluster identity reads this one. */
 const DEFAULT_CREDENTIALS_SECRET = 'gcp-cloud-credentials';
 
@@ -53,7 +46,7 @@ function convertGcpProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  const opened = openProviderSpec(providerSpec, context, gcpConverter, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   const cluster = clusterFacts(context);

@@ -13,7 +13,7 @@ import {
 } from './openstack-filters.js';
 import { convertNetworks, convertPorts, virtualIps } from './openstack-ports.js';
 import { convertAdditionalBlockDevices, convertRootVolume } from './openstack-volumes.js';
-import { openProviderSpec, type ProviderSpecType } from './provider-spec.js';
+import { openProviderSpec } from './provider-spec.js';
 import type {
   Conversion,
   ConversionContext,
@@ -26,12 +26,6 @@ const API_VERSIONS = [
   'machine.openshift.io/v1alpha1',
   'openstackproviderconfig.openshift.io/v1alpha1',
 ];
-const PROVIDER_SPEC: ProviderSpecType = {
-  platform: 'OpenStack',
-  kind: KIND,
-  apiVersions: API_VERSIONS,
-  templateKind: 'OpenStackMachineTemplate',
-};
 /**
  * The only clouds secret CAPI can honour: the cloud credential operator issues a secret of this
  * name in the Machine API namespace and another in the Cluster API namespace, from the same
@@ -55,7 +49,7 @@ function convertOpenstackProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  const opened = openProviderSpec(providerSpec, context, openstackConverter, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   const identityRef = convertIdentity(spec, context, report);

@@ -18,7 +18,6 @@ import {
   checkCredentialsSecretName,
   openProviderSpec,
   readUserDataSecretName,
-  type ProviderSpecType,
 } from './provider-spec.js';
 import type {
   Conversion,
@@ -29,12 +28,6 @@ import type {
 
 const KIND = 'PowerVSMachineProviderConfig';
 const API_VERSION = 'machine.openshift.io/v1';
-const PROVIDER_SPEC: ProviderSpecType = {
-  platform: 'PowerVS',
-  kind: KIND,
-  apiVersions: [API_VERSION],
-  templateKind: 'IBMPowerVSMachineTemplate',
-};
 /** The only credentials secret CAPI can honour: CAPIBM authenticates with its own credentials. */
 const DEFAULT_CREDENTIALS_SECRET = 'powervs-credentials';
 const LOAD_BALANCER_TYPES = ['Application'] as const;
@@ -90,7 +83,7 @@ function convertPowerVsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, PROVIDER_SPEC);
+  const opened = openProviderSpec(providerSpec, context, powerVsConverter, [API_VERSION]);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   checkCredentialsSecretName(
