@@ -165,3 +165,16 @@ export interface Infrastructure extends KubeObject {
     };
   };
 }
+
+// --- Patches ---
+
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'test';
+  path: string;
+  value?: unknown;
+}
+
+/** A JSON patch (RFC 6902) or a JSON merge patch (RFC 7386). */
+export type Patch =
+  | { type: 'json'; operations: JsonPatchOperation[] }
+  | { type: 'merge'; body: Record<string, unknown> };

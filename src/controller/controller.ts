@@ -152,7 +152,11 @@ export function startController(options: ControllerOptions): RunningController {
     const started = performance.now();
     try {
       const result = await reconciler.reconcile(key);
-      const outcome = result.requeueAfterMs === undefined ? 'success' : 'requeue_after';
+      const outcome = result.retry
+        ? 'requeue'
+        : result.requeueAfterMs === undefined
+          ? 'success'
+          : 'requeue_after';
       options.metrics?.reconciled(outcome, (performance.now() - started) / 1000);
       return result;
     } catch (err) {

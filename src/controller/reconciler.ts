@@ -8,7 +8,7 @@ import type {
   MapiMachineSet,
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { describeError, isConflict, isNotFound } from '../kube/errors.js';
+import { describeError, isConflict, isNotFound, isPermanent, statusCode } from '../kube/errors.js';
 import type { EventRecorder } from '../kube/events.js';
 import {
   CAPI_CLUSTER,
@@ -21,13 +21,10 @@ import {
 } from '../kube/resources.js';
 import type { ObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
-import {
-  conditionDiffers,
-  findSynchronized,
-  synchronizedCondition,
-  withCondition,
-} from '../sync/conditions.js';
-import { planNext, type Observed, type Step } from '../sync/plan.js';
+import { stableHash } from '../sync/naming.js';
+import { planNext, type Observed } from '../sync/plan.js';
+import { reportFailure } from '../sync/report.js';
+import type { WriteStep } from '../sync/steps.js';
 
 /** What the reconciler needs of an informer's cache; writes are fed back into it. */
 export interface ObjectCache<T extends KubeObject> {
@@ -63,15 +60,65 @@ export interface ReconcilerOptions {
 
 export interface ReconcileResult {
   requeueAfterMs?: number;
+  /** Retry with the key's backoff: an expected race or a plan that did not settle, not an error. */
+  retry?: true;
 }
 
-/** A plan that keeps producing writes is a bug; stop and retry later rather than spin. */
+/** A plan that keeps producing writes is a bug; stop and back off rather than spin. */
 const MAX_STEPS_PER_RECONCILE = 25;
 const CACHE_WAIT_MS = 500;
+
+/** What identifies a write regardless of the resourceVersion it was conditional on. */
+function fingerprint(step: WriteStep): string {
+  const { metadata, ...rest } = step.object as KubeObject & { status?: unknown };
+  const {
+    resourceVersion: _rv,
+    managedFields: _mf,
+    generation: _g,
+    creationTimestamp: _ct,
+    ...identity
+  } = metadata;
+  const content =
+    step.kind === 'patch'
+      ? {
+          name: metadata.name,
+          namespace: metadata.namespace,
+          patch: withoutResourceVersion(step.patch),
+        }
+      : step.kind === 'delete'
+        ? { uid: metadata.uid }
+        : { ...rest, status: undefined, metadata: identity };
+  return stableHash({
+    kind: step.kind,
+    subresource: 'subresource' in step ? step.subresource : '',
+    type: `${step.object.apiVersion}/${step.object.kind}`,
+    content,
+  });
+}
+
+function withoutResourceVersion(patch: Extract<WriteStep, { kind: 'patch' }>['patch']): unknown {
+  if (patch.type === 'json') return patch.operations;
+  const { metadata, ...rest } = patch.body as { metadata?: Record<string, unknown> };
+  const { resourceVersion: _rv, ...meta } = metadata ?? {};
+  return { ...rest, metadata: meta };
+}
+
+/**
+ * Our JSON patches are guarded by `test` operations; the API server answers a
+ * failed test with 422, which here means "the object changed since we read it".
+ */
+function isFailedTest(step: WriteStep, err: unknown): boolean {
+  return step.kind === 'patch' && step.patch.type === 'json' && statusCode(err) === 422;
+}
+
+/** Refused for good: retried only when something it was computed from changes. */
+class PermanentRefusal extends Error {}
 
 export class Reconciler {
   /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
   completed = 0;
+  /** Per MachineSet: the write the API server refused for good, until the plan changes. */
+  private readonly refused = new Map<string, string>();
 
   constructor(private readonly options: ReconcilerOptions) {}
 
@@ -123,13 +170,36 @@ export class Reconciler {
       if (!observed) return { requeueAfterMs: CACHE_WAIT_MS };
       const step = planNext(observed);
       if (step.kind === 'done') {
+        this.refused.delete(name);
         log.debug('reconciled', { result: step.note, steps });
         return {};
       }
-      await this.execute(step, observed, log);
+      const id = fingerprint(step);
+      if (this.refused.get(name) === id) {
+        log.debug('write refused before; waiting for a change', { step: step.note });
+        return {};
+      }
+      try {
+        await this.execute(step, observed, log);
+        this.refused.delete(name);
+      } catch (err) {
+        if (isConflict(err) || isNotFound(err) || isFailedTest(step, err)) {
+          // Our cache was behind the server: normal life, retried from fresh observations.
+          log.debug('write raced with another writer; retrying', {
+            step: step.note,
+            error: describeError(err),
+          });
+          return { retry: true };
+        }
+        if (err instanceof PermanentRefusal) {
+          this.refused.set(name, id);
+          return {};
+        }
+        throw err;
+      }
     }
-    log.warn('reconcile did not settle; retrying later', { steps: MAX_STEPS_PER_RECONCILE });
-    return { requeueAfterMs: 1000 };
+    log.warn('reconcile did not settle; backing off', { steps: MAX_STEPS_PER_RECONCILE });
+    return { retry: true };
   }
 
   private resources(observed: Observed): Resource[] {
@@ -158,62 +228,79 @@ export class Reconciler {
     return undefined;
   }
 
-  private async execute(
-    step: Exclude<Step, { kind: 'done' }>,
-    observed: Observed,
-    log: Logger,
-  ): Promise<void> {
+  /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */
+  private async write(step: WriteStep, observed: Observed): Promise<void> {
     const { writer } = this.options;
     const resource = resourceOf(step.object, this.resources(observed));
     const cache = this.cacheFor(resource, observed);
+    const key = objectKey(step.object);
+    let answer: KubeObject | undefined;
+    switch (step.kind) {
+      case 'create':
+        answer = await writer.create(resource, step.object);
+        break;
+      case 'update':
+        answer = await writer.update(resource, step.object);
+        break;
+      case 'patch':
+        answer = await writer.patch(resource, step.object, step.patch, step.subresource);
+        break;
+      case 'delete':
+        answer = await writer.delete(resource, step.object);
+        break;
+    }
+    // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
+    const gone =
+      !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);
+    if (gone) cache?.remove(key);
+    else if (answer) cache?.upsert(answer);
+  }
+
+  private async execute(step: WriteStep, observed: Observed, log: Logger): Promise<void> {
     try {
-      if (step.kind === 'delete') {
-        await writer.delete(resource, step.object);
-        // Objects with finalizers stay until released; the watch tells us when they go.
-        if (!step.object.metadata.finalizers?.length) cache?.remove(objectKey(step.object));
-      } else {
-        const written = await writer[step.kind](resource, step.object);
-        cache?.upsert(written);
-      }
+      await this.write(step, observed);
       log.info(step.note, { kind: step.object.kind, name: step.object.metadata.name });
     } catch (err) {
-      if (isConflict(err) || isNotFound(err)) {
-        // Our cache was behind the server: retry from fresh observations.
-        throw new Error(`${step.note}: ${describeError(err)}`, { cause: err });
+      if (isConflict(err) || isNotFound(err) || isFailedTest(step, err)) throw err;
+      const permanent = isPermanent(err);
+      await this.reportWriteFailure(step, observed, err, permanent, log);
+      const message = `${step.note}: ${describeError(err)}`;
+      if (permanent) {
+        log.warn('write refused by the API server; waiting for a change', {
+          step: step.note,
+          error: describeError(err),
+        });
+        throw new PermanentRefusal(message, { cause: err });
       }
-      await this.reportFailure(step, observed, err, log);
-      throw new Error(`${step.note}: ${describeError(err)}`, { cause: err });
+      throw new Error(message, { cause: err });
     }
     if (step.events?.length && observed.mapi) {
       for (const event of step.events) await this.options.events.record(observed.mapi, event);
     }
   }
 
-  /** Says on the MAPI MachineSet which write failed and that it is being retried. */
-  private async reportFailure(
-    step: Exclude<Step, { kind: 'done' }>,
+  /** Says on the MAPI MachineSet which write failed, once per distinct message. */
+  private async reportWriteFailure(
+    step: WriteStep,
     observed: Observed,
     err: unknown,
+    permanent: boolean,
     log: Logger,
   ): Promise<void> {
     const mapi = observed.mapi;
     if (!step.failure || !mapi || mapi.metadata.deletionTimestamp) return;
-    const message = `Failed ${step.note} ${step.object.metadata.name}: ${describeError(err)}. Retrying with backoff.`;
-    const state = { status: 'False', reason: step.failure, message } as const;
-    const previous = findSynchronized(mapi.status?.conditions);
-    if (!conditionDiffers(previous, state)) return; // already said; not once per retry
-    const condition = synchronizedCondition(state, previous, observed.now);
-    const object: MapiMachineSet = {
-      ...mapi,
-      status: { ...mapi.status, conditions: withCondition(mapi.status?.conditions, condition) },
-    };
+    const what = `${step.object.kind} ${observed.capiNamespace}/${step.object.metadata.name}`;
+    const message = permanent
+      ? `The API server refused ${step.note} (${what}): ${describeError(err)}. Fix the MachineSet (or what refuses it); the write is tried again when something changes.`
+      : `Failed ${step.note} (${what}): ${describeError(err)}. Retrying with backoff.`;
+    const report = reportFailure(mapi, observed.now, step.failure, message, 'already reported');
+    if (report.kind === 'done') return;
     try {
-      const written = await this.options.writer.updateStatus(MAPI_MACHINE_SET, object);
-      this.options.caches.mapiMachineSets.upsert(written);
-      await this.options.events.record(mapi, { type: 'Warning', reason: step.failure, message });
+      await this.write(report, observed);
+      for (const event of report.events ?? []) await this.options.events.record(mapi, event);
     } catch (reportErr) {
       // The original failure is what gets retried; this report is best effort.
-      log.warn('could not report failure on MAPI machine set', {
+      log.debug('could not report the failure on the MAPI machine set', {
         error: describeError(reportErr),
       });
     }

@@ -16,7 +16,7 @@ const RECONCILE_BUCKETS = [
 /** client-go's workqueue buckets: 10 ns to 1000 s, ×10. */
 const QUEUE_BUCKETS = Array.from({ length: 12 }, (_, i) => 1e-8 * 10 ** i);
 
-export type ReconcileResult = 'success' | 'error' | 'requeue_after';
+export type ReconcileResult = 'success' | 'error' | 'requeue' | 'requeue_after';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -55,7 +55,7 @@ export class Metrics {
     });
     this.leaderStatus.set({ name: LEADER_ELECTION_NAME }, 0);
     // Zero-initialise so rate() and alerts see the series from the start.
-    for (const result of ['success', 'error', 'requeue_after'] as const) {
+    for (const result of ['success', 'error', 'requeue', 'requeue_after'] as const) {
       this.reconcileTotal.inc({ controller: CONTROLLER_NAME, result }, 0);
     }
     this.reconcileErrors.inc({ controller: CONTROLLER_NAME }, 0);

@@ -23,6 +23,16 @@ export interface SyncState {
 
 const SEVERITY = { True: '', False: 'Error', Unknown: 'Info' } as const;
 
+/** Longest condition message: enough for a few field errors, never a whole providerSpec. */
+export const MAX_CONDITION_MESSAGE = 2048;
+
+/** The state with its message cut to MAX_CONDITION_MESSAGE characters. */
+export function boundedState(state: SyncState): SyncState {
+  if (state.message.length <= MAX_CONDITION_MESSAGE) return state;
+  const cut = `… (${state.message.length} characters in all)`;
+  return { ...state, message: state.message.slice(0, MAX_CONDITION_MESSAGE - cut.length) + cut };
+}
+
 export function findSynchronized(
   conditions: MapiCondition[] | undefined,
 ): MapiCondition | undefined {

@@ -18,3 +18,20 @@ export const PAUSED_VALUE = 'true';
 export const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
 
 export const SYNCHRONIZED = 'Synchronized';
+
+/** Cluster API's own finalizers; it never removes them from a paused object. */
+export const CAPI_MACHINE_SET_FINALIZER = 'cluster.x-k8s.io/machineset';
+
+/**
+ * On CAPI MachineSets we write: the authoritative API when we last wrote it
+ * (MachineAPI for a paused mirror, ClusterAPI for the initial sync), so that a
+ * MachineSet whose MAPI side vanished is deleted only if it was our mirror.
+ */
+export const AUTHORITY_ANNOTATION = 'sync.machine.openshift.io/authoritative-api';
+
+/**
+ * On MAPI MachineSets under ClusterAPI: the uid of the CAPI MachineSet that is
+ * authoritative for it. Records that the CAPI side exists(ed), so a deleted
+ * one is never recreated by an "initial" sync.
+ */
+export const CLUSTER_API_UID_ANNOTATION = 'sync.machine.openshift.io/cluster-api-uid';

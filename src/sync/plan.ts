@@ -11,21 +11,38 @@ import type {
   KubeObject,
   MachineTemplate,
   MapiMachineSet,
-  OwnerReference,
 } from '../api/types.js';
 import { convertMachineSet } from '../conversion/machine-set.js';
 import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
-import type { FieldError, PlatformConverter } from '../conversion/types.js';
+import type { PlatformConverter } from '../conversion/types.js';
+import { findSynchronized, Reason, type SyncState } from './conditions.js';
+import { planMapiDeletion, planMirrorDeletion, planWithoutMapi } from './deletion.js';
 import {
-  conditionDiffers,
-  findSynchronized,
-  Reason,
-  synchronizedCondition,
-  withCondition,
-  type SyncState,
-} from './conditions.js';
-import { FINALIZER, PAUSED_ANNOTATION, SOURCE_ANNOTATION } from './markers.js';
-import { desiredMirrorStatus, mirrorStatusDiffers } from './mirror-status.js';
+  AUTHORITY_ANNOTATION,
+  CLUSTER_API_UID_ANNOTATION,
+  FINALIZER,
+  PAUSED_ANNOTATION,
+  PAUSED_VALUE,
+  SOURCE_ANNOTATION,
+} from './markers.js';
+import { planMirrorStatus } from './mirror-status.js';
+import { formatFieldErrors, reportFailure, reportState } from './report.js';
+import {
+  addFinalizer,
+  annotate,
+  done,
+  hasFinalizer,
+  isDeleting,
+  isOwnedBy,
+  isPaused,
+  ownerReference,
+  type EventSpec,
+  type Step,
+} from './steps.js';
+import { planStaleTemplates } from './templates.js';
+
+export type { EventSpec, Step } from './steps.js';
+export { formatFieldErrors } from './report.js';
 
 export interface Observed {
   mapiNamespace: string;
@@ -45,188 +62,79 @@ export interface Observed {
   now: string;
 }
 
-export interface EventSpec {
-  type: 'Normal' | 'Warning';
-  reason: string;
-  message: string;
-}
-
-export type Step =
-  | { kind: 'done'; note: string }
-  | {
-      kind: 'create' | 'update' | 'updateStatus' | 'delete';
-      object: KubeObject;
-      /** Log message: what and why. */
-      note: string;
-      /** How a failure of this write is reported on the MAPI MachineSet; none for MAPI writes. */
-      failure?: Reason;
-      /** Events recorded on the MAPI MachineSet once the write succeeded. */
-      events?: EventSpec[];
-    };
-
-const done = (note: string): Step => ({ kind: 'done', note });
-
-function hasFinalizer(object: KubeObject | undefined): boolean {
-  return object?.metadata.finalizers?.includes(FINALIZER) ?? false;
-}
-
-function withoutFinalizer<T extends KubeObject>(object: T): T {
-  const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== FINALIZER);
-  return { ...object, metadata: { ...object.metadata, finalizers } };
-}
-
-function withFinalizer<T extends KubeObject>(object: T): T {
-  const finalizers = [...(object.metadata.finalizers ?? []), FINALIZER];
-  return { ...object, metadata: { ...object.metadata, finalizers } };
-}
-
-function isPaused(object: KubeObject | undefined): boolean {
-  return object?.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
-}
-
-function ownerReference(owner: KubeObject): OwnerReference {
-  return {
-    apiVersion: owner.apiVersion,
-    kind: owner.kind,
-    name: owner.metadata.name,
-    uid: owner.metadata.uid ?? '',
-  };
-}
-
-function isOwnedBy(object: KubeObject, owner: KubeObject): boolean {
-  return object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid) ?? false;
-}
-
-/** Templates this controller created for the MachineSet. */
-function ourTemplates(o: Observed): MachineTemplate[] {
-  return o.templates.filter((t) => t.metadata.annotations?.[SOURCE_ANNOTATION] === o.name);
-}
-
-export function formatFieldErrors(errors: FieldError[]): string {
-  return errors.map((e) => `${e.path}: ${e.message.replace(/\.+$/, '')}`).join('; ');
-}
-
-/** A step writing the Synchronized condition (and maybe synchronizedGeneration), if it changes. */
-function reportState(
-  o: Observed,
-  mapi: MapiMachineSet,
-  state: SyncState,
-  synchronizedGeneration?: number,
-  events: EventSpec[] = [],
-): Step | undefined {
-  const previous = findSynchronized(mapi.status?.conditions);
-  const current = mapi.status?.synchronizedGeneration;
-  const nextGeneration =
-    synchronizedGeneration !== undefined && synchronizedGeneration > (current ?? 0)
-      ? synchronizedGeneration
-      : current;
-  if (!conditionDiffers(previous, state) && nextGeneration === current) return undefined;
-  const status = {
-    ...mapi.status,
-    conditions: withCondition(
-      mapi.status?.conditions,
-      synchronizedCondition(state, previous, o.now),
-    ),
-    ...(nextGeneration !== undefined ? { synchronizedGeneration: nextGeneration } : {}),
-  };
-  return {
-    kind: 'updateStatus',
-    object: { ...mapi, status } as MapiMachineSet,
-    note: 'updating Synchronized condition',
-    events: conditionDiffers(previous, state) ? events : [],
-  };
-}
-
-/** Synchronized=False with a Warning event, written once per distinct message. */
-function reportFailure(
-  o: Observed,
-  mapi: MapiMachineSet,
-  reason: Reason,
-  message: string,
-  note: string,
-): Step {
-  const event: EventSpec = { type: 'Warning', reason, message };
-  return (
-    reportState(o, mapi, { status: 'False', reason, message }, undefined, [event]) ?? done(note)
-  );
-}
-
 export function planNext(o: Observed): Step {
   const { mapi, mirror } = o;
   if (!mapi) return planWithoutMapi(o);
-  if (mapi.metadata.deletionTimestamp) return planMapiDeletion(o, mapi);
-  if (mirror?.metadata.deletionTimestamp) return planMirrorDeletion(mirror);
+  if (isDeleting(mapi)) return planMapiDeletion(o, mapi);
+  if (mirror && isDeleting(mirror)) return planMirrorDeletion(o, mapi, mirror);
 
   const authority = mapi.status?.authoritativeAPI;
+  // Migrating belongs to the migration handshake, and an empty authority to
+  // whoever copies spec into status first: the sync writes nothing at all.
+  if (authority === 'Migrating') return done('authority is migrating; nothing is written');
+  if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
+    return done('status.authoritativeAPI is not set yet; nothing is written');
+  }
+
   if (!findSynchronized(mapi.status?.conditions)) {
-    const step = reportState(o, mapi, {
+    const step = reportState(mapi, o.now, {
       status: 'Unknown',
       reason: Reason.AuthorityChanged,
-      message: authority
-        ? `Synchronization with ${authority} as the authoritative API is starting.`
-        : 'Waiting for status.authoritativeAPI to be set.',
+      message: `Synchronization with ${authority} as the authoritative API is starting.`,
     });
     if (step) return step;
   }
-  if (!hasFinalizer(mapi)) {
-    return {
-      kind: 'update',
-      object: withFinalizer(mapi),
-      note: 'added finalizer to MAPI machine set',
-    };
-  }
+  if (!hasFinalizer(mapi)) return addFinalizer(mapi, 'adding finalizer to MAPI machine set');
 
-  switch (authority) {
-    case 'MachineAPI':
-      return planSync(o, mapi, true);
-    case 'ClusterAPI':
-      return mirror && !initialSyncUnderway(mapi, mirror)
-        ? planClusterApiAuthoritative(o, mapi, mirror)
-        : planSync(o, mapi, false);
-    case 'Migrating':
-      return (
-        reportState(o, mapi, {
-          status: 'Unknown',
-          reason: Reason.AuthorityChanged,
-          message:
-            'The authoritative API is migrating; neither side is written until status.authoritativeAPI is MachineAPI or ClusterAPI.',
-        }) ?? done('authority is migrating')
-      );
-    default:
-      return (
-        reportState(o, mapi, {
-          status: 'Unknown',
-          reason: Reason.AuthorityChanged,
-          message: 'Waiting for status.authoritativeAPI to be set.',
-        }) ?? done('authority not set yet')
-      );
+  if (authority === 'MachineAPI') return planSync(o, mapi, 'MachineAPI');
+  if (!mirror) {
+    // Recorded, not guessed: a CAPI side that existed and is gone was deleted;
+    // the MAPI mirror follows it (deletion table), nothing is recreated.
+    if (mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]) {
+      return {
+        kind: 'delete',
+        object: mapi,
+        note: 'deleting the MAPI mirror of an authoritative CAPI machine set that is gone',
+      };
+    }
+    return planSync(o, mapi, 'ClusterAPI');
   }
+  return initialSyncUnderway(mapi, mirror)
+    ? planSync(o, mapi, 'ClusterAPI')
+    : planClusterApiAuthoritative(o, mapi, mirror);
 }
 
 /**
- * The initial sync under ClusterAPI spans several steps after the mirror is
- * created; it is still underway while nobody has changed the mirror's spec
- * (generation 1) and success was never reported (no synchronizedGeneration).
+ * The initial sync under ClusterAPI creates the CAPI MachineSet paused and
+ * marked as such, gives it its template, then unpauses it; until the MAPI side
+ * records the CAPI uid, a paused CAPI MachineSet with that mark is ours to finish.
  */
 function initialSyncUnderway(mapi: MapiMachineSet, mirror: CapiMachineSet): boolean {
   return (
-    hasFinalizer(mirror) &&
-    !isPaused(mirror) &&
-    mirror.metadata.generation === 1 &&
-    !mapi.status?.synchronizedGeneration
+    isPaused(mirror) &&
+    mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'ClusterAPI' &&
+    !mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]
   );
 }
 
 /**
- * ClusterAPI is authoritative and the mirror exists: nothing is written to
- * Cluster API. The condition says whether both sides still agree; the reverse
- * direction (CAPI → MAPI) is not handled here.
+ * ClusterAPI is authoritative and its MachineSet exists: nothing is written to
+ * Cluster API. The MAPI side records which CAPI MachineSet is authoritative for
+ * it; the condition says whether both sides still agree.
  */
 function planClusterApiAuthoritative(
   o: Observed,
   mapi: MapiMachineSet,
   mirror: CapiMachineSet,
 ): Step {
+  const uid = mirror.metadata.uid ?? '';
+  if (uid && mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION] !== uid) {
+    return annotate(
+      mapi,
+      { [CLUSTER_API_UID_ANNOTATION]: uid },
+      'recording the authoritative CAPI machine set',
+    );
+  }
   const conversion =
     o.infrastructure && o.converter
       ? convertMachineSet({
@@ -250,20 +158,25 @@ function planClusterApiAuthoritative(
         message: `Cluster API is authoritative and ${o.capiNamespace}/${mirror.metadata.name} differs from this MachineSet: changes are not synchronized from Cluster API back to Machine API, and this MachineSet is not written to Cluster API.`,
       };
   return (
-    reportState(o, mapi, state, agree ? mirror.metadata.generation : undefined) ??
+    reportState(mapi, o.now, state, agree ? mirror.metadata.generation : undefined) ??
     done('Cluster API is authoritative')
   );
 }
 
-function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
+/**
+ * MAPI → CAPI: the paused mirror while MachineAPI is authoritative, or the
+ * initial sync that creates the CAPI side under ClusterAPI.
+ */
+function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | 'ClusterAPI'): Step {
+  const paused = authority === 'MachineAPI';
   const infrastructureName = o.infrastructure?.status?.infrastructureName;
   if (!o.infrastructure || !infrastructureName) {
     const message = o.infrastructure
       ? 'The Infrastructure "cluster" has no status.infrastructureName, which names the Cluster API cluster; the mirror is written once it is set.'
       : 'The Infrastructure "cluster" (config.openshift.io/v1) was not found; it names the Cluster API cluster and the platform. The mirror is written once it exists.';
     return reportFailure(
-      o,
       mapi,
+      o.now,
       Reason.InfraResourcesUnavailable,
       message,
       'infrastructure unavailable',
@@ -271,7 +184,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
   }
   if (!o.converter) {
     const message = `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: ${SUPPORTED_PLATFORMS.join(', ')}. Set --platform if the Infrastructure reports the wrong one.`;
-    return reportFailure(o, mapi, Reason.ConversionFailed, message, 'unsupported platform');
+    return reportFailure(mapi, o.now, Reason.ConversionFailed, message, 'unsupported platform');
   }
 
   const conversion = convertMachineSet({
@@ -284,8 +197,8 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
   if (!conversion.ok) {
     const message = `Cannot convert this MachineSet to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the MachineSet; it is converted again when it changes.`;
     return reportFailure(
-      o,
       mapi,
+      o.now,
       Reason.ConversionFailed,
       message,
       'conversion failed; waiting for a change',
@@ -298,19 +211,51 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
   }));
   const desiredTemplate = conversion.value.template;
   const templateName = desiredTemplate.metadata.name;
+  const converted = conversion.value.machineSet;
+  const desired: CapiMachineSet = {
+    ...converted,
+    metadata: {
+      ...converted.metadata,
+      annotations: { ...converted.metadata.annotations, [AUTHORITY_ANNOTATION]: authority },
+    },
+  };
+  const clusterRefs = o.cluster ? [ownerReference(o.cluster)] : [];
   const { mirror } = o;
 
-  // 1. The template the mirror will point at.
+  // 1. The mirror, created paused before its template, so that the template is
+  //    owned by it from its first moment and nothing is ever left ownerless.
+  if (!mirror) {
+    return {
+      kind: 'create',
+      object: {
+        ...desired,
+        metadata: {
+          ...desired.metadata,
+          annotations: { ...desired.metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
+          ownerReferences: clusterRefs,
+          finalizers: [FINALIZER],
+        },
+      },
+      note: paused
+        ? 'creating paused CAPI machine set'
+        : 'creating CAPI machine set (paused until its template exists)',
+      failure: Reason.CreateFailed,
+    };
+  }
+  if (mirror.spec.clusterName !== desired.spec.clusterName) {
+    const message = `${o.capiNamespace}/${o.name} belongs to the Cluster API cluster "${mirror.spec.clusterName}", but the Infrastructure now names the cluster "${desired.spec.clusterName}"; Cluster API forbids changing spec.clusterName. Delete ${o.capiNamespace}/${o.name} to have it created again for the new cluster, or restore status.infrastructureName.`;
+    return reportFailure(mapi, o.now, Reason.UpdateFailed, message, 'cluster name changed');
+  }
+
+  // 2. The template the mirror will point at, owned by the mirror.
   const template = o.templates.find((t) => t.metadata.name === templateName);
   if (!template) {
     return {
       kind: 'create',
-      object: mirror
-        ? {
-            ...desiredTemplate,
-            metadata: { ...desiredTemplate.metadata, ownerReferences: [ownerReference(mirror)] },
-          }
-        : desiredTemplate,
+      object: {
+        ...desiredTemplate,
+        metadata: { ...desiredTemplate.metadata, ownerReferences: [ownerReference(mirror)] },
+      },
       note: 'creating template',
       failure: Reason.TemplateUpdateFailed,
       events: warningEvents,
@@ -319,58 +264,15 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
   if (template.metadata.annotations?.[SOURCE_ANNOTATION] !== o.name) {
     const message = `A ${template.kind} named ${o.capiNamespace}/${templateName} already exists and was not created for this MachineSet; it is never modified or deleted by this controller. Delete or rename it so the mirror can get its own template.`;
     return reportFailure(
-      o,
       mapi,
+      o.now,
       Reason.TemplateUpdateFailed,
       message,
       'template name taken by a foreign template',
     );
   }
-
-  // 2. The mirror, pointing at the template.
-  const desired = conversion.value.machineSet;
-  const clusterRefs = o.cluster ? [ownerReference(o.cluster)] : [];
-  if (!mirror) {
-    return {
-      kind: 'create',
-      object: withFinalizer({
-        ...desired,
-        metadata: { ...desired.metadata, ownerReferences: clusterRefs },
-      }),
-      note: paused ? 'creating paused CAPI machine set' : 'creating CAPI machine set',
-      failure: Reason.CreateFailed,
-    };
-  }
-  const otherRefs = (mirror.metadata.ownerReferences ?? []).filter(
-    (r) => !(r.kind === 'Cluster' && r.apiVersion.startsWith('cluster.x-k8s.io/')),
-  );
-  const ownerReferences = [...otherRefs, ...clusterRefs];
-  const mirrorDiffers =
-    !isEqual(mirror.spec, desired.spec) ||
-    !isEqual(mirror.metadata.labels ?? {}, desired.metadata.labels) ||
-    !isEqual(mirror.metadata.annotations ?? {}, desired.metadata.annotations) ||
-    !isEqual(mirror.metadata.ownerReferences ?? [], ownerReferences) ||
-    !hasFinalizer(mirror);
-  if (mirrorDiffers) {
-    const updated: CapiMachineSet = {
-      ...mirror,
-      metadata: {
-        ...mirror.metadata,
-        labels: desired.metadata.labels ?? {},
-        annotations: desired.metadata.annotations ?? {},
-        ownerReferences,
-      },
-      spec: desired.spec,
-    };
-    return {
-      kind: 'update',
-      object: hasFinalizer(updated) ? updated : withFinalizer(updated),
-      note: 'updating CAPI machine set',
-      failure: Reason.UpdateFailed,
-    };
-  }
-
-  // 3. The template is owned by the mirror and carries the current pause marker.
+  if (isDeleting(template))
+    return done(`waiting for template ${templateName} to go before creating it again`);
   const templateDiffers =
     !isOwnedBy(template, mirror) ||
     !isEqual(template.metadata.labels ?? {}, desiredTemplate.metadata.labels) ||
@@ -395,20 +297,44 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
     };
   }
 
-  // 4. The mirror's status, from MAPI's, once MAPI's status describes its current spec.
-  const status = desiredMirrorStatus(mapi, mirror, o.now);
-  if (status && mirrorStatusDiffers(mirror, status)) {
-    const updated: CapiMachineSet = { ...mirror, status };
+  // 3. The mirror's spec and metadata (repointed at the template; unpaused last
+  //    in the initial sync under ClusterAPI).
+  const otherRefs = (mirror.metadata.ownerReferences ?? []).filter(
+    (r) => !(r.kind === 'Cluster' && r.apiVersion.startsWith('cluster.x-k8s.io/')),
+  );
+  const ownerReferences = [...otherRefs, ...clusterRefs];
+  const mirrorDiffers =
+    !isEqual(mirror.spec, desired.spec) ||
+    !isEqual(mirror.metadata.labels ?? {}, desired.metadata.labels) ||
+    !isEqual(mirror.metadata.annotations ?? {}, desired.metadata.annotations) ||
+    !isEqual(mirror.metadata.ownerReferences ?? [], ownerReferences);
+  if (mirrorDiffers) {
     return {
-      kind: 'updateStatus',
-      object: updated,
-      note: 'updating CAPI machine set status',
+      kind: 'update',
+      object: {
+        ...mirror,
+        metadata: {
+          ...mirror.metadata,
+          labels: desired.metadata.labels ?? {},
+          annotations: desired.metadata.annotations ?? {},
+          ownerReferences,
+        },
+        spec: desired.spec,
+      } as CapiMachineSet,
+      note:
+        isPaused(mirror) && !paused ? 'unpausing CAPI machine set' : 'updating CAPI machine set',
       failure: Reason.UpdateFailed,
     };
   }
+  if (!hasFinalizer(mirror)) return addFinalizer(mirror, 'adding finalizer to CAPI machine set');
 
-  // 5. Templates we created that the mirror no longer uses: release, then delete.
-  const cleanup = planStaleTemplates(o, mirror, templateName);
+  // 4. The paused mirror's status, from MAPI's, once MAPI's status describes its
+  //    current spec (an unpaused CAPI MachineSet's status belongs to Cluster API).
+  const status = paused ? planMirrorStatus(mapi, mirror, o.now) : undefined;
+  if (status) return { ...status, failure: Reason.UpdateFailed };
+
+  // 5. Templates we created that the mirror no longer uses.
+  const cleanup = planStaleTemplates(o.templates, o.name, mirror, templateName);
   if (cleanup) return cleanup;
 
   // 6. Report success.
@@ -417,111 +343,11 @@ function planSync(o: Observed, mapi: MapiMachineSet, paused: boolean): Step {
     : `Cluster API is authoritative; the initial synchronization created ${o.capiNamespace}/${o.name} with ${desiredTemplate.kind} ${templateName}.`;
   const generation = paused ? mapi.metadata.generation : mirror.metadata.generation;
   return (
-    reportState(o, mapi, { status: 'True', reason: Reason.Synchronized, message }, generation) ??
-    done('in sync')
+    reportState(
+      mapi,
+      o.now,
+      { status: 'True', reason: Reason.Synchronized, message },
+      generation,
+    ) ?? done('in sync')
   );
-}
-
-function planStaleTemplates(
-  o: Observed,
-  mirror: CapiMachineSet | undefined,
-  currentTemplate: string | undefined,
-): Step | undefined {
-  for (const stale of ourTemplates(o)) {
-    if (stale.metadata.name === currentTemplate || stale.metadata.deletionTimestamp) continue;
-    if (mirror && isOwnedBy(stale, mirror)) {
-      return {
-        kind: 'update',
-        object: {
-          ...stale,
-          metadata: {
-            ...stale.metadata,
-            ownerReferences: (stale.metadata.ownerReferences ?? []).filter(
-              (r) => r.uid !== mirror.metadata.uid,
-            ),
-          },
-        },
-        note: 'releasing old template',
-        failure: Reason.TemplateUpdateFailed,
-      };
-    }
-    const otherOwners = (stale.metadata.ownerReferences ?? []).filter(
-      (r) => !(r.kind === 'MachineSet' && r.name === o.name),
-    );
-    if (otherOwners.length === 0) {
-      return {
-        kind: 'delete',
-        object: stale,
-        note: 'deleting old template',
-        failure: Reason.TemplateUpdateFailed,
-      };
-    }
-  }
-  return undefined;
-}
-
-/** The MAPI MachineSet is being deleted. */
-function planMapiDeletion(o: Observed, mapi: MapiMachineSet): Step {
-  if (!hasFinalizer(mapi)) return done('MAPI machine set is being deleted; nothing of ours on it');
-  const authority = mapi.status?.authoritativeAPI;
-  const mirror = o.mirror;
-  // The mirror goes with MAPI only when MAPI is authoritative and the mirror is our paused copy.
-  const mirrorGoes = (authority === 'MachineAPI' || !authority) && isPaused(mirror);
-  if (mirror && mirrorGoes) {
-    if (!mirror.metadata.deletionTimestamp) {
-      return {
-        kind: 'delete',
-        object: mirror,
-        note: 'deleting CAPI mirror of a deleted MAPI machine set',
-      };
-    }
-    if (hasFinalizer(mirror)) {
-      return { kind: 'update', object: withoutFinalizer(mirror), note: 'releasing CAPI mirror' };
-    }
-    return done('waiting for the CAPI mirror to go');
-  }
-  if (mirrorGoes || !mirror) {
-    const stale = planStaleTemplates(o, undefined, undefined);
-    if (stale) return stale;
-  }
-  // Otherwise the CAPI side stays: it is, or may become, authoritative.
-  return {
-    kind: 'update',
-    object: withoutFinalizer(mapi),
-    note: 'releasing deleted MAPI machine set',
-  };
-}
-
-/** The mirror is being deleted while the MAPI MachineSet stays. */
-function planMirrorDeletion(mirror: CapiMachineSet): Step {
-  if (!hasFinalizer(mirror)) return done('waiting for the CAPI machine set to go');
-  const othersHold = (mirror.metadata.finalizers ?? []).some((f) => f !== FINALIZER);
-  // Deleting a mirror must never delete real machines: let it go only when paused
-  // (nothing acts on it) or when Cluster API's own finalizers are done.
-  if (isPaused(mirror) || !othersHold) {
-    return {
-      kind: 'update',
-      object: withoutFinalizer(mirror),
-      note: 'releasing deleted CAPI machine set',
-    };
-  }
-  return done('waiting for Cluster API to finish deleting the machine set');
-}
-
-/** No MAPI MachineSet of this name: let go of whatever we held for it. */
-function planWithoutMapi(o: Observed): Step {
-  const mirror = o.mirror;
-  if (mirror && hasFinalizer(mirror)) {
-    if (isPaused(mirror) && !mirror.metadata.deletionTimestamp) {
-      // A paused mirror of a MachineSet that is gone mirrors nothing.
-      return {
-        kind: 'delete',
-        object: mirror,
-        note: 'deleting CAPI mirror of a missing MAPI machine set',
-      };
-    }
-    return { kind: 'update', object: withoutFinalizer(mirror), note: 'releasing CAPI machine set' };
-  }
-  if (mirror) return done('no MAPI machine set; the CAPI machine set is not ours to manage');
-  return planStaleTemplates(o, undefined, undefined) ?? done('nothing to do');
 }

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import type { MapiMachineSet } from '../../../src/api/types.js';
-import { FINALIZER, PAUSED_ANNOTATION, SOURCE_ANNOTATION } from '../../../src/sync/markers.js';
+import {
+  AUTHORITY_ANNOTATION,
+  CAPI_MACHINE_SET_FINALIZER,
+  CLUSTER_API_UID_ANNOTATION,
+  FINALIZER,
+  PAUSED_ANNOTATION,
+  SOURCE_ANNOTATION,
+} from '../../../src/sync/markers.js';
 import { CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {
@@ -55,7 +62,7 @@ describe('plan', () => {
     it('sets a first-visit condition before any other write', () => {
       const world = new World(mapiMachineSet());
       const step = world.plan();
-      expect(step.kind).to.equal('updateStatus');
+      expect(step).to.include({ kind: 'patch', subresource: 'status' });
       world.apply(step);
       expect(synchronized(world.mapi)).to.include({
         status: 'Unknown',
@@ -137,11 +144,27 @@ describe('plan', () => {
       }
     });
 
-    it('adopts a template created before a crash that left no mirror', () => {
+    it('creates the mirror before its template, so the template is never ownerless', () => {
       const world = new World(mapiMachineSet());
-      while (world.templates.length === 0) world.apply(world.plan());
-      expect(world.templates[0]!.metadata.ownerReferences ?? []).to.have.length(0);
+      while (world.templates.length === 0) {
+        world.apply(world.plan());
+        expect(world.templates).to.have.length.lessThan(2);
+      }
+      expect(world.mirror).to.not.equal(undefined);
+      expect(world.templates[0]!.metadata.ownerReferences?.[0]?.uid).to.equal(
+        world.mirror?.metadata.uid,
+      );
+    });
+
+    it('adopts an ownerless template of ours left by an earlier version', () => {
+      const reference = new World(mapiMachineSet());
+      reference.converge();
+      const world = new World(mapiMachineSet());
+      const template = structuredClone(reference.templates[0]!);
+      template.metadata.ownerReferences = [];
+      world.templates.push(template);
       world.converge();
+      expect(world.templates).to.have.length(1);
       expect(world.templates[0]!.metadata.ownerReferences?.[0]?.uid).to.equal(
         world.mirror?.metadata.uid,
       );
@@ -284,22 +307,46 @@ describe('plan', () => {
       expect(world.mapi?.status?.synchronizedGeneration).to.equal(1);
     });
 
-    it('writes no spec while Migrating and says so', () => {
+    it('writes nothing at all while Migrating, not even its condition or finalizer', () => {
       const world = new World(mapiMachineSet('worker-a', 'Migrating'));
-      const steps = world.converge();
+      const before = structuredClone(world.mapi);
+      expect(world.converge()).to.have.length(0);
+      expect(world.mapi).to.deep.equal(before);
       expect(world.mirror).to.equal(undefined);
-      expect(steps.every((s) => s.kind === 'updateStatus' || s.kind === 'update')).to.equal(true);
-      expect(synchronized(world.mapi)).to.include({
-        status: 'Unknown',
-        reason: 'AuthoritativeAPIChanged',
-      });
     });
 
-    it('waits while status.authoritativeAPI is empty', () => {
+    it('leaves a synchronized MachineSet untouched once it enters Migrating', () => {
+      const world = new World(mapiMachineSet());
+      world.converge();
+      world.mapi!.status!.authoritativeAPI = 'Migrating';
+      world.mapi!.spec.replicas = 7;
+      world.mapi!.metadata.generation = 2;
+      expect(world.converge()).to.have.length(0);
+      expect(synchronized(world.mapi)).to.include({ status: 'True' });
+    });
+
+    it('writes nothing while status.authoritativeAPI is empty', () => {
       const world = new World(mapiMachineSet('worker-a', null));
+      expect(world.converge()).to.have.length(0);
+      expect(world.mirror).to.equal(undefined);
+    });
+
+    it('records the initial ClusterAPI sync on the MAPI side', () => {
+      const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
+      world.converge();
+      expect(world.mapi?.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]).to.equal(
+        world.mirror?.metadata.uid,
+      );
+      expect(world.mirror?.metadata.annotations?.[AUTHORITY_ANNOTATION]).to.equal('ClusterAPI');
+    });
+
+    it('never recreates a deleted authoritative CAPI MachineSet, even at generation 1', () => {
+      const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
+      world.converge();
+      world.mirror = undefined; // gone without us
       world.converge();
       expect(world.mirror).to.equal(undefined);
-      expect(synchronized(world.mapi)?.message).to.contain('status.authoritativeAPI');
+      expect(world.mapi).to.equal(undefined);
     });
 
     it('never lowers synchronizedGeneration', () => {
@@ -311,9 +358,28 @@ describe('plan', () => {
     });
   });
 
-  describe('deletion', () => {
-    it('MAPI authoritative and deleted: mirror and templates go, then every finalizer is released', () => {
-      const world = new World(mapiMachineSet());
+  describe('deletion, with Cluster API acting on the mirror', () => {
+    function withCluster(authority: 'MachineAPI' | 'ClusterAPI' | 'Migrating' | null) {
+      const world = new World(mapiMachineSet('worker-a', authority));
+      world.cluster = {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Cluster',
+        metadata: { name: 'demo-abc12', namespace: CAPI_NS, uid: 'cluster-uid' },
+      };
+      return world;
+    }
+
+    it('Cluster API adds its finalizer and Paused condition; we never write Paused', () => {
+      const world = withCluster('MachineAPI');
+      world.converge();
+      expect(world.mirror?.metadata.finalizers).to.include(CAPI_MACHINE_SET_FINALIZER);
+      const paused = world.mirror?.status?.conditions?.find((c) => c.type === 'Paused');
+      expect(paused?.message).to.equal('MachineSet has the cluster.x-k8s.io/paused annotation');
+      expect(world.converge(), 'no ping-pong once converged').to.have.length(0);
+    });
+
+    it('MachineAPI, MAPI deleted: mirror (with CAPI finalizer) and templates go, MAPI released', () => {
+      const world = withCluster('MachineAPI');
       world.converge();
       world.mapi!.metadata.deletionTimestamp = NOW;
       world.converge();
@@ -322,55 +388,78 @@ describe('plan', () => {
       expect(world.mapi).to.equal(undefined);
     });
 
-    it('mirror deleted while MAPI is authoritative: released, then recreated', () => {
-      const world = new World(mapiMachineSet());
+    it('MachineAPI, mirror deleted: reported False meanwhile, released with CAPI finalizer, recreated', () => {
+      const world = withCluster('MachineAPI');
       world.converge();
       const oldUid = world.mirror!.metadata.uid;
       world.apply({ kind: 'delete', object: world.mirror!, note: 'someone deletes the mirror' });
-      expect(world.mirror?.metadata.deletionTimestamp).to.equal(NOW);
+      const report = world.plan();
+      world.apply(report);
+      expect(synchronized(world.mapi)).to.include({
+        status: 'False',
+        reason: 'FailedToUpdateCAPIMachineSet',
+      });
       world.converge();
       expect(world.mirror?.metadata.uid).to.not.equal(oldUid);
       expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
       expect(world.templates).to.have.length(1);
-      expect(world.mapi).to.not.equal(undefined);
+      expect(synchronized(world.mapi)?.status).to.equal('True');
     });
 
-    it('an unpaused mirror being deleted is held until Cluster API releases its own finalizer', () => {
-      const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
+    it('ClusterAPI, CAPI MachineSet deleted: the MAPI mirror follows, nothing is recreated', () => {
+      const world = withCluster('ClusterAPI');
       world.converge();
-      world.mirror!.metadata.finalizers = ['cluster.x-k8s.io/machineset', FINALIZER];
-      world.mirror!.metadata.deletionTimestamp = NOW;
-      expect(world.converge()).to.have.length(0);
-      expect(world.mirror?.metadata.finalizers).to.include(FINALIZER);
-      const uid = world.mirror!.metadata.uid;
-      world.mirror!.metadata.finalizers = [FINALIZER];
-      const steps = world.converge();
-      expect(steps[0]).to.include({ kind: 'update', note: 'releasing deleted CAPI machine set' });
-      // Gone; the table's "ClusterAPI, mirror missing" then applies: a new initial sync.
-      expect(world.mirror?.metadata.uid).to.not.equal(uid);
+      world.apply({ kind: 'delete', object: world.mirror!, note: 'administrator deletes it' });
+      world.converge();
+      expect(world.mapi).to.equal(undefined);
+      expect(world.mirror).to.equal(undefined);
     });
 
-    it('ClusterAPI authoritative and MAPI deleted: MAPI released, mirror kept', () => {
-      const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
+    it('ClusterAPI, MAPI deleted: MAPI released, the CAPI MachineSet stays untouched but for our finalizer', () => {
+      const world = withCluster('ClusterAPI');
       world.converge();
+      const spec = structuredClone(world.mirror!.spec);
       world.mapi!.metadata.deletionTimestamp = NOW;
       world.converge();
       expect(world.mapi).to.equal(undefined);
-      expect(world.mirror).to.not.equal(undefined);
+      expect(world.mirror?.spec).to.deep.equal(spec);
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_SET_FINALIZER]);
+    });
+
+    it('Migrating, MAPI deleted: the paused CAPI side is never deleted', () => {
+      const world = withCluster('MachineAPI');
+      world.converge();
+      world.mapi!.status!.authoritativeAPI = 'Migrating';
+      world.mapi!.metadata.deletionTimestamp = NOW;
+      world.converge();
+      expect(world.mapi).to.equal(undefined);
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_SET_FINALIZER]);
+    });
+
+    it('Migrating, CAPI side deleted: released (paused: with CAPI finalizer), MAPI kept', () => {
+      const world = withCluster('MachineAPI');
+      world.converge();
+      world.mapi!.status!.authoritativeAPI = 'Migrating';
+      world.apply({ kind: 'delete', object: world.mirror!, note: 'deleted while migrating' });
+      world.converge();
+      expect(world.mirror).to.equal(undefined);
+      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
     });
 
     for (const authority of ['Migrating', null] as const) {
       it(`MAPI deleted while authority is ${authority ?? 'unset'}: finishes`, () => {
-        const world = new World(mapiMachineSet('worker-a', authority));
-        world.converge();
+        const world = withCluster(authority);
+        world.mapi!.metadata.finalizers = [FINALIZER];
         world.mapi!.metadata.deletionTimestamp = NOW;
         world.converge();
         expect(world.mapi).to.equal(undefined);
       });
     }
 
-    it('MAPI gone: a paused mirror is deleted and released, templates follow', () => {
-      const world = new World(mapiMachineSet());
+    it('MAPI gone without us: our paused mirror is deleted and released, templates follow', () => {
+      const world = withCluster('MachineAPI');
       world.converge();
       world.mapi = undefined;
       world.converge();
@@ -378,13 +467,75 @@ describe('plan', () => {
       expect(world.templates).to.have.length(0);
     });
 
-    it('MAPI gone: an unpaused mirror is only released', () => {
-      const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
+    it('MAPI gone without us: a CAPI MachineSet created under ClusterAPI is only released', () => {
+      const world = withCluster('ClusterAPI');
       world.converge();
       world.mapi = undefined;
       world.converge();
-      expect(world.mirror?.metadata.finalizers ?? []).to.not.include(FINALIZER);
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_SET_FINALIZER]);
       expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
     });
+
+    it('a changed cluster name is reported, never written to the immutable spec.clusterName', () => {
+      const world = withCluster('MachineAPI');
+      world.converge();
+      world.infrastructure = {
+        ...world.infrastructure!,
+        status: { ...world.infrastructure!.status, infrastructureName: 'renamed-xyz' },
+      };
+      const before = structuredClone(world.mirror);
+      world.converge();
+      expect(world.mirror?.spec).to.deep.equal(before?.spec);
+      expect(synchronized(world.mapi)).to.include({
+        status: 'False',
+        reason: 'FailedToUpdateCAPIMachineSet',
+      });
+      expect(synchronized(world.mapi)?.message).to.contain('spec.clusterName');
+    });
+
+    // A crash between two steps, then the world changes before the next reconcile.
+    const changes: Record<string, (world: World) => void> = {
+      'a providerSpec edit': (world) => changeSize(world, 'tiny'),
+      'the MAPI MachineSet deleted': (world) => {
+        if (world.mapi!.metadata.finalizers?.length) world.mapi!.metadata.deletionTimestamp = NOW;
+        else world.mapi = undefined;
+      },
+      'the mirror deleted': (world) => {
+        if (world.mirror) world.apply({ kind: 'delete', object: world.mirror, note: 'deleted' });
+      },
+    };
+    for (const [what, change] of Object.entries(changes)) {
+      it(`finishes after a crash between any two steps followed by ${what}`, () => {
+        const reference = withCluster('MachineAPI');
+        reference.converge();
+        changeSize(reference, 'huge');
+        const total = reference.converge().length;
+        for (let crashAfter = 0; crashAfter <= total; crashAfter++) {
+          const world = withCluster('MachineAPI');
+          world.converge();
+          changeSize(world, 'huge');
+          for (let i = 0; i < crashAfter; i++) world.apply(world.plan());
+          change(world);
+          world.converge();
+          const label = `crash after ${crashAfter}, then ${what}`;
+          for (const template of world.templates) {
+            expect(template.metadata.ownerReferences ?? [], label).to.have.length(1);
+            expect(template.metadata.ownerReferences?.[0]?.uid, label).to.equal(
+              world.mirror?.metadata.uid,
+            );
+          }
+          if (world.mapi) {
+            expect(world.templates, label).to.have.length(1);
+            expect(world.mirror?.spec.template.spec.infrastructureRef.name, label).to.equal(
+              world.templates[0]!.metadata.name,
+            );
+            expect(synchronized(world.mapi)?.status, label).to.equal('True');
+          } else {
+            expect(world.mirror, label).to.equal(undefined);
+            expect(world.templates, label).to.have.length(0);
+          }
+        }
+      });
+    }
   });
 });

@@ -11,6 +11,8 @@ import type {
 import type { PlatformConverter } from '../../../src/conversion/types.js';
 import { planNext, type Observed, type Step } from '../../../src/sync/plan.js';
 import isEqual from 'lodash/isEqual.js';
+import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
+import { applyPatch } from '../../support/patch.js';
 
 export const MAPI_NS = 'openshift-machine-api';
 export const CAPI_NS = 'openshift-cluster-api';
@@ -102,6 +104,8 @@ export class World {
   converter?: PlatformConverter = fakeConverter;
   events: { reason: string; message: string }[] = [];
   writes = 0;
+  /** Whether Cluster API's MachineSet controller acts on the mirror (it needs the Cluster too). */
+  clusterApi = true;
   private counter = 0;
 
   constructor(mapi?: MapiMachineSet) {
@@ -158,17 +162,23 @@ export class World {
       if (!existing) return;
       if (existing.metadata.finalizers?.length) {
         existing.metadata.deletionTimestamp ??= NOW;
+        existing.metadata.resourceVersion = String(++this.counter);
       } else {
         slot.set(undefined);
       }
     } else {
       if (!existing) throw new Error(`404: ${object.metadata.name}`);
-      if (existing.metadata.resourceVersion !== object.metadata.resourceVersion) {
+      const incoming = (
+        step.kind === 'patch' ? applyPatch(existing, step.patch) : object
+      ) as KubeObject & {
+        spec?: unknown;
+        status?: unknown;
+      };
+      if (existing.metadata.resourceVersion !== incoming.metadata.resourceVersion) {
         throw new Error(`409: stale resourceVersion for ${object.metadata.name}`);
       }
       const next = structuredClone(existing) as KubeObject & { spec?: unknown; status?: unknown };
-      const incoming = object as KubeObject & { spec?: unknown; status?: unknown };
-      if (step.kind === 'updateStatus') {
+      if (step.kind === 'patch' && step.subresource === 'status') {
         next.status = incoming.status;
       } else {
         if (!isEqual(next.spec, incoming.spec)) {
@@ -185,6 +195,56 @@ export class World {
       }
     }
     for (const event of step.events ?? []) this.events.push(event);
+    if (this.clusterApi) this.clusterApiActs();
+  }
+
+  /**
+   * Cluster API's MachineSet controller, as read in its v1.13 source: once the
+   * Cluster exists it adds its finalizer (paused or not) and sets its Paused
+   * condition from the paused annotation; it removes its finalizer only when it
+   * finishes deleting an unpaused MachineSet.
+   */
+  private clusterApiActs(): void {
+    const mirror = this.mirror;
+    if (!mirror || !this.cluster) return;
+    const finalizers = mirror.metadata.finalizers ?? [];
+    const paused = mirror.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
+    if (mirror.metadata.deletionTimestamp) {
+      if (paused || !finalizers.includes(CAPI_MACHINE_SET_FINALIZER)) return;
+      mirror.metadata.finalizers = finalizers.filter((f) => f !== CAPI_MACHINE_SET_FINALIZER);
+      mirror.metadata.resourceVersion = String(++this.counter);
+      if (!mirror.metadata.finalizers.length) this.slotOf(mirror).set(undefined);
+      return;
+    }
+    if (!finalizers.includes(CAPI_MACHINE_SET_FINALIZER)) {
+      mirror.metadata.finalizers = [...finalizers, CAPI_MACHINE_SET_FINALIZER];
+      mirror.metadata.resourceVersion = String(++this.counter);
+    }
+    const conditions = mirror.status?.conditions ?? [];
+    const current = conditions.find((c) => c.type === 'Paused');
+    const wanted = {
+      type: 'Paused',
+      status: paused ? 'True' : 'False',
+      reason: paused ? 'Paused' : 'NotPaused',
+      message: paused ? 'MachineSet has the cluster.x-k8s.io/paused annotation' : '',
+      observedGeneration: mirror.metadata.generation,
+    } as const;
+    if (
+      current &&
+      isEqual(
+        { ...current, lastTransitionTime: undefined },
+        { ...wanted, lastTransitionTime: undefined },
+      )
+    )
+      return;
+    mirror.status = {
+      ...mirror.status,
+      conditions: [
+        ...conditions.filter((c) => c.type !== 'Paused'),
+        { ...wanted, lastTransitionTime: NOW },
+      ],
+    };
+    mirror.metadata.resourceVersion = String(++this.counter);
   }
 
   private slotOf(object: KubeObject): {

@@ -1,0 +1,58 @@
+// What the sync says on the MAPI MachineSet: the Synchronized condition and
+// status.synchronizedGeneration, written as a patch of those fields only.
+import type { MapiMachineSet } from '../api/types.js';
+import type { FieldError } from '../conversion/types.js';
+import {
+  boundedState,
+  conditionDiffers,
+  findSynchronized,
+  synchronizedCondition,
+  withCondition,
+  type Reason,
+  type SyncState,
+} from './conditions.js';
+import { done, patchStatus, type EventSpec, type Step } from './steps.js';
+
+export function formatFieldErrors(errors: FieldError[]): string {
+  return errors.map((e) => `${e.path}: ${e.message.replace(/\.+$/, '')}`).join('; ');
+}
+
+/**
+ * A step writing the Synchronized condition (and maybe raising
+ * synchronizedGeneration, never lowering it), or undefined when both already say so.
+ */
+export function reportState(
+  mapi: MapiMachineSet,
+  now: string,
+  wanted: SyncState,
+  synchronizedGeneration?: number,
+  events: EventSpec[] = [],
+): Step | undefined {
+  const state = boundedState(wanted);
+  const previous = findSynchronized(mapi.status?.conditions);
+  const current = mapi.status?.synchronizedGeneration;
+  const raise = synchronizedGeneration !== undefined && synchronizedGeneration > (current ?? 0);
+  const changed = conditionDiffers(previous, state);
+  if (!changed && !raise) return undefined;
+  const status: Record<string, unknown> = {
+    conditions: withCondition(mapi.status?.conditions, synchronizedCondition(state, previous, now)),
+    ...(raise ? { synchronizedGeneration } : {}),
+  };
+  return {
+    ...patchStatus(mapi, status, `reporting Synchronized=${state.status}`),
+    events: changed ? events : [],
+  };
+}
+
+/** Synchronized=False with a Warning event, written once per distinct message. */
+export function reportFailure(
+  mapi: MapiMachineSet,
+  now: string,
+  reason: Reason,
+  message: string,
+  note: string,
+): Step {
+  const state = boundedState({ status: 'False', reason, message });
+  const event: EventSpec = { type: 'Warning', reason, message: state.message };
+  return reportState(mapi, now, state, undefined, [event]) ?? done(note);
+}

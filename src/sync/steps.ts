@@ -1,0 +1,134 @@
+// The writes a planner can ask for, and the pure builders of the ones that touch
+// only what we own (finalizers, owned status fields, our annotations).
+import type { KubeObject, OwnerReference, Patch } from '../api/types.js';
+import type { Reason } from './conditions.js';
+import { FINALIZER, PAUSED_ANNOTATION } from './markers.js';
+
+export interface EventSpec {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+export type Write =
+  | { kind: 'create'; object: KubeObject }
+  /** Replaces spec and metadata, conditional on the object's resourceVersion. */
+  | { kind: 'update'; object: KubeObject }
+  | { kind: 'patch'; object: KubeObject; patch: Patch; subresource?: 'status' }
+  | { kind: 'delete'; object: KubeObject };
+
+export type Step =
+  | { kind: 'done'; note: string }
+  | (Write & {
+      /** Log message: what and why. */
+      note: string;
+      /** How a failure of this write is reported on the MAPI MachineSet; none for MAPI writes. */
+      failure?: Reason;
+      /** Events recorded on the MAPI MachineSet once the write succeeded. */
+      events?: EventSpec[];
+    });
+
+export type WriteStep = Exclude<Step, { kind: 'done' }>;
+
+export const done = (note: string): Step => ({ kind: 'done', note });
+
+export function hasFinalizer(object: KubeObject | undefined, name = FINALIZER): boolean {
+  return object?.metadata.finalizers?.includes(name) ?? false;
+}
+
+export function isPaused(object: KubeObject | undefined): boolean {
+  return object?.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
+}
+
+export function isDeleting(object: KubeObject | undefined): boolean {
+  return object?.metadata.deletionTimestamp !== undefined;
+}
+
+export function ownerReference(owner: KubeObject): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name,
+    uid: owner.metadata.uid ?? '',
+  };
+}
+
+export function isOwnedBy(object: KubeObject, owner: KubeObject): boolean {
+  return object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid) ?? false;
+}
+
+/** A merge patch of metadata, conditional on the resourceVersion observed. */
+function metadataPatch(object: KubeObject, metadata: Record<string, unknown>): Patch {
+  return {
+    type: 'merge',
+    body: { metadata: { resourceVersion: object.metadata.resourceVersion, ...metadata } },
+  };
+}
+
+/** Adds our finalizer, keeping everyone else's. */
+export function addFinalizer(object: KubeObject, note: string): WriteStep {
+  return {
+    kind: 'patch',
+    object,
+    patch: metadataPatch(object, {
+      finalizers: [...(object.metadata.finalizers ?? []), FINALIZER],
+    }),
+    note,
+  };
+}
+
+/**
+ * Removes the named finalizers that are present, each guarded by a `test` of
+ * its position, so that a concurrent change of the list fails the patch
+ * instead of removing someone else's. Undefined when none is present.
+ */
+export function removeFinalizers(
+  object: KubeObject,
+  names: string[],
+  note: string,
+): WriteStep | undefined {
+  const positions = (object.metadata.finalizers ?? [])
+    .map((name, index) => ({ name, index }))
+    .filter(({ name }) => names.includes(name))
+    .reverse(); // highest index first, so earlier positions stay valid
+  if (positions.length === 0) return undefined;
+  return {
+    kind: 'patch',
+    object,
+    patch: {
+      type: 'json',
+      operations: positions.flatMap(({ name, index }) => [
+        { op: 'test' as const, path: `/metadata/finalizers/${index}`, value: name },
+        { op: 'remove' as const, path: `/metadata/finalizers/${index}` },
+      ]),
+    },
+    note,
+  };
+}
+
+/** Sets (or, with null, removes) annotations, keeping everyone else's. */
+export function annotate(
+  object: KubeObject,
+  annotations: Record<string, string | null>,
+  note: string,
+): WriteStep {
+  return { kind: 'patch', object, patch: metadataPatch(object, { annotations }), note };
+}
+
+/** A merge patch of the given status fields, conditional on the resourceVersion observed. */
+export function patchStatus(
+  object: KubeObject,
+  status: Record<string, unknown>,
+  note: string,
+): WriteStep {
+  return {
+    kind: 'patch',
+    object,
+    subresource: 'status',
+    patch: {
+      type: 'merge',
+      body: { metadata: { resourceVersion: object.metadata.resourceVersion }, status },
+    },
+    note,
+  };
+}

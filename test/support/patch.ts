@@ -1,0 +1,72 @@
+// Applies a JSON patch or a JSON merge patch to an object the way the API
+// server does, for tests that drive the pure planners without a server.
+import type { KubeObject, Patch } from '../../src/api/types.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function mergePatch(target: Json, patch: Json): Json {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const base: { [key: string]: Json } =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete base[key];
+    else base[key] = mergePatch(base[key] ?? null, value);
+  }
+  return base;
+}
+
+function unescape(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** A failed `test` or a missing path throws, as the API server answers 422. */
+function jsonPatch(
+  document: Json,
+  operations: Extract<Patch, { type: 'json' }>['operations'],
+): Json {
+  const root = structuredClone(document);
+  for (const { op, path, value } of operations) {
+    const tokens = path.split('/').slice(1).map(unescape);
+    const last = tokens.pop();
+    if (last === undefined) throw new Error('422: empty path');
+    let parent: Json = root;
+    for (const token of tokens) {
+      const child: Json | undefined = Array.isArray(parent)
+        ? parent[Number(token)]
+        : parent && typeof parent === 'object'
+          ? parent[token]
+          : undefined;
+      if (child === undefined) throw new Error(`422: ${path} does not exist`);
+      parent = child;
+    }
+    if (parent === null || typeof parent !== 'object')
+      throw new Error(`422: ${path} has no parent`);
+    if (Array.isArray(parent)) {
+      const index = last === '-' ? parent.length : Number(last);
+      if (op === 'test') {
+        if (JSON.stringify(parent[index]) !== JSON.stringify(value))
+          throw new Error(`422: test ${path} failed`);
+      } else if (op === 'remove') {
+        if (index >= parent.length) throw new Error(`422: ${path} does not exist`);
+        parent.splice(index, 1);
+      } else if (op === 'add') parent.splice(index, 0, value as Json);
+      else parent[index] = value as Json;
+    } else if (op === 'test') {
+      if (JSON.stringify(parent[last]) !== JSON.stringify(value))
+        throw new Error(`422: test ${path} failed`);
+    } else if (op === 'remove') {
+      if (!(last in parent)) throw new Error(`422: ${path} does not exist`);
+      delete parent[last];
+    } else parent[last] = value as Json;
+  }
+  return root;
+}
+
+export function applyPatch<T extends KubeObject>(object: T, patch: Patch): T {
+  const document = object as unknown as Json;
+  const result =
+    patch.type === 'json'
+      ? jsonPatch(document, patch.operations)
+      : mergePatch(structuredClone(document), patch.body as Json);
+  return result as unknown as T;
+}
