@@ -6,7 +6,12 @@ import type {
   MachineTemplate,
   MapiMachineSet,
 } from '../../src/api/types.js';
-import { FINALIZER, PAUSED_ANNOTATION, SOURCE_ANNOTATION } from '../../src/sync/markers.js';
+import {
+  CLUSTER_API_UID_ANNOTATION,
+  FINALIZER,
+  PAUSED_ANNOTATION,
+  SOURCE_ANNOTATION,
+} from '../../src/sync/markers.js';
 import { eventually } from '../support/eventually.js';
 import {
   AWS_TEMPLATES,
@@ -246,7 +251,7 @@ describe('sync controller (AWS)', function () {
     expect(after.size).to.equal(before.size);
   });
 
-  it('acts on each authority: ClusterAPI initial sync unpaused, Migrating and empty write nothing', async () => {
+  it('acts on each authority: ClusterAPI initial sync unpaused and recorded, Migrating and empty write nothing', async () => {
     const c = await startTestController();
     await createMapi(c, awsMachineSet('capi-first', c.mapiNamespace), 'ClusterAPI');
     await createMapi(c, awsMachineSet('migrating', c.mapiNamespace), 'MachineAPI');
@@ -254,23 +259,51 @@ describe('sync controller (AWS)', function () {
 
     await waitSynchronized(c, 'migrating');
     await setMapiStatus(c, 'migrating', { authoritativeAPI: 'Migrating' });
-    await waitCondition(c, 'migrating', 'Unknown', 'AuthoritativeAPIChanged');
     const mirrorBefore = await getMirror(c, 'migrating');
+    const conditionBefore = synchronized(await getMapi(c, 'migrating'));
     await patchMapi(c, 'migrating', [{ op: 'replace', path: '/spec/replicas', value: 7 }]);
 
     await waitCondition(c, 'capi-first', 'True', 'ResourceSynchronized');
     const capiFirst = await getMirror(c, 'capi-first');
     expect(capiFirst?.metadata.annotations ?? {}).to.not.have.property(PAUSED_ANNOTATION);
-
-    const unset = await waitCondition(c, 'unset', 'Unknown', 'AuthoritativeAPIChanged');
-    expect(synchronized(unset)?.severity).to.equal('Info');
-    expect(await getMirror(c, 'unset')).to.equal(undefined);
+    expect(
+      (await getMapi(c, 'capi-first')).metadata.annotations?.[CLUSTER_API_UID_ANNOTATION],
+    ).to.equal(capiFirst?.metadata.uid);
 
     // ClusterAPI with a mirror: a MAPI change is not written to CAPI
     await patchMapi(c, 'capi-first', [{ op: 'replace', path: '/spec/replicas', value: 9 }]);
     await waitCondition(c, 'capi-first', 'Unknown', 'AuthoritativeAPIChanged');
     expect((await getMirror(c, 'capi-first'))?.spec.replicas).to.equal(2);
+
+    // By now every key has been reconciled after its last change: Migrating and empty wrote nothing.
+    const resync = c.reconciler.completed;
+    c.resyncAll();
+    await eventually(async () => expect(c.reconciler.completed).to.be.at.least(resync + 3));
     expect((await getMirror(c, 'migrating'))?.spec).to.deep.equal(mirrorBefore?.spec);
+    expect(synchronized(await getMapi(c, 'migrating'))).to.deep.equal(conditionBefore);
+    const unset = await getMapi(c, 'unset');
+    expect(synchronized(unset)).to.equal(undefined);
+    expect(unset.metadata.finalizers ?? []).to.deep.equal([]);
+    expect(await getMirror(c, 'unset')).to.equal(undefined);
+  });
+
+  it('never recreates a deleted authoritative CAPI MachineSet; its MAPI mirror follows it', async () => {
+    const c = await startTestController();
+    await createMapi(c, awsMachineSet('capi-owned', c.mapiNamespace), 'ClusterAPI');
+    await waitCondition(c, 'capi-owned', 'True', 'ResourceSynchronized');
+    await api().deleteNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'capi-owned',
+    });
+    await eventually(async () => {
+      expect(await getMirror(c, 'capi-owned')).to.equal(undefined);
+      const gone = await getMapi(c, 'capi-owned').then(
+        () => false,
+        (err: { code?: number }) => err.code === 404,
+      );
+      expect(gone, 'MAPI mirror deleted').to.equal(true);
+    });
   });
 
   it('deletes the mirror and our templates with the MAPI MachineSet, releasing every finalizer', async () => {

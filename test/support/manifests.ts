@@ -210,7 +210,7 @@ const TEMPLATE_RESOURCES = [
 
 /**
  * Every request the controller makes, audited from src/ (the informers list and watch; writes go
- * through src/kube/writer.ts create/replace/replaceStatus/delete and src/kube/events.ts). The
+ * through src/kube/writer.ts create/replace/patch/delete and src/kube/events.ts). The
  * manifests must grant exactly these (manifests.test.ts); rbac.test.ts checks against the API
  * server's audit log that the code uses them and nothing else.
  */
@@ -218,10 +218,12 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
   ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machinesets', {
     list: 'MAPI MachineSet informer (src/controller/controller.ts, src/kube/informer.ts)',
     watch: 'MAPI MachineSet informer',
-    update: 'adding and releasing the finalizer (src/sync/plan.ts via src/kube/writer.ts)',
+    patch:
+      'adding and releasing the finalizer; the record of the authoritative CAPI MachineSet (src/sync/steps.ts via src/kube/writer.ts)',
+    delete: 'the MAPI mirror of a deleted authoritative CAPI MachineSet (src/sync/deletion.ts)',
   }),
   ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machinesets/status', {
-    update: 'the Synchronized condition and status.synchronizedGeneration (updateStatus)',
+    patch: 'the Synchronized condition and status.synchronizedGeneration (merge patch)',
   }),
   ...usage(MAPI_NAMESPACE, '', 'events', {
     create: 'Events on the MAPI MachineSet (src/kube/events.ts)',
@@ -232,11 +234,12 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
     list: 'CAPI MachineSet informer',
     watch: 'CAPI MachineSet informer',
     create: 'creating the mirror',
-    update: 'mirror spec/labels/annotations/ownerReferences; adding and releasing the finalizer',
+    update: 'mirror spec/labels/annotations/ownerReferences',
+    patch: "releasing finalizers (ours, and Cluster API's on a deleted paused mirror)",
     delete: 'deleting the mirror of a deleted MAPI MachineSet (or of one gone without us)',
   }),
   ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machinesets/status', {
-    update: "the mirror's status copied from MAPI (updateStatus)",
+    patch: "the paused mirror's status fields we own, copied from MAPI (merge patch)",
   }),
   ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'clusters', {
     list: 'CAPI Cluster informer (ownerReference of the mirrors)',
