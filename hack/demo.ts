@@ -134,6 +134,17 @@ async function settledIn(
 async function settled(plane: ControlPlane, expectTemplate?: string): Promise<void> {
   const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
   await settledIn(plane, MAPI_NAMESPACE, async () => {
+    // Cluster API's own controller marks each paused mirror with its Paused condition.
+    const mirrors = (await custom.listNamespacedCustomObject({
+      group: 'cluster.x-k8s.io',
+      version: 'v1beta2',
+      plural: 'machinesets',
+      namespace: CAPI_NAMESPACE,
+    })) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
+    const pausedByClusterApi = mirrors.items.every((m) =>
+      m.status?.conditions?.some((c) => c.type === 'Paused' && c.status === 'True'),
+    );
+    if (!pausedByClusterApi) return false;
     if (!expectTemplate) return true;
     const templates = (await custom.listNamespacedCustomObject({
       group: 'infrastructure.cluster.x-k8s.io',
@@ -180,14 +191,14 @@ function showState(plane: ControlPlane): void {
     '-o',
     `custom-columns=${SYNC_COLUMNS}`,
   ]);
-  banner('Cluster API MachineSets (the paused mirrors)');
+  banner('Cluster API MachineSets (the mirrors; PAUSED is the condition Cluster API itself sets)');
   kubectl(plane, [
     'get',
     'machinesets.cluster.x-k8s.io',
     '-n',
     CAPI_NAMESPACE,
     '-o',
-    'custom-columns=NAME:.metadata.name,REPLICAS:.spec.replicas,PAUSED:.metadata.annotations.cluster\\.x-k8s\\.io/paused,FAILURE-DOMAIN:.spec.template.spec.failureDomain,TEMPLATE:.spec.template.spec.infrastructureRef.name',
+    'custom-columns=NAME:.metadata.name,REPLICAS:.spec.replicas,PAUSED:.status.conditions[?(@.type=="Paused")].status,BY-CLUSTER-API:.status.conditions[?(@.type=="Paused")].message,TEMPLATE:.spec.template.spec.infrastructureRef.name',
   ]);
   banner('AWSMachineTemplates (hash-named, owned by their CAPI MachineSet)');
   kubectl(plane, [
@@ -348,6 +359,39 @@ try {
   await settled(plane, 'm6i.2xlarge');
   showState(plane);
   console.log('\n  the old template of that MachineSet is gone; a new one points at m6i.2xlarge');
+
+  const deleted = MACHINE_SETS[MACHINE_SETS.length - 1] ?? '';
+  banner(
+    `deleting MAPI MachineSet ${deleted}: its paused mirror carries Cluster API's finalizer too`,
+  );
+  kubectl(plane, [
+    'get',
+    'machinesets.cluster.x-k8s.io',
+    deleted,
+    '-n',
+    CAPI_NAMESPACE,
+    '-o',
+    'jsonpath={.metadata.finalizers}{"\\n"}',
+  ]);
+  kubectl(plane, [
+    'delete',
+    'machinesets.machine.openshift.io',
+    deleted,
+    '-n',
+    MAPI_NAMESPACE,
+    '--wait=true',
+    '--timeout=60s',
+  ]);
+  kubectl(plane, [
+    'wait',
+    '--for=delete',
+    `machinesets.cluster.x-k8s.io/${deleted}`,
+    '-n',
+    CAPI_NAMESPACE,
+    '--timeout=60s',
+  ]);
+  console.log('\n  both sides are gone: the deletion finished, nothing is left Terminating');
+  showState(plane);
 
   const metricsPort = await servingPort(controllerLog);
   banner(`metrics (curl http://127.0.0.1:${metricsPort}/metrics, selected lines)`);

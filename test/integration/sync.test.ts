@@ -382,17 +382,31 @@ describe('sync controller (AWS)', function () {
     expect((await listTemplates(c)).map((t) => t.metadata.name)).to.include('hand-made');
   });
 
-  it('picks up a change of the Infrastructure name', async () => {
+  it('reports a change of the Infrastructure name (spec.clusterName is immutable) and recreates a deleted mirror for the new one', async () => {
     const c = await startTestController();
     try {
       await createMapi(c, awsMachineSet('renamed', c.mapiNamespace));
       await waitSynchronized(c, 'renamed');
+      const before = (await getMirror(c, 'renamed'))!;
       await setInfrastructure({ ...DEFAULT_INFRASTRUCTURE, infrastructureName: 'demo-xyz99' });
+      const reported = await waitCondition(c, 'renamed', 'False', 'FailedToUpdateCAPIMachineSet');
+      expect(synchronized(reported)?.message).to.contain('spec.clusterName');
+      expect((await getMirror(c, 'renamed'))?.spec.clusterName).to.equal('demo-abc12');
+      expect((await getMirror(c, 'renamed'))?.metadata.generation).to.equal(
+        before.metadata.generation,
+      );
+      // The way out the message names: delete the mirror; it comes back for the new cluster.
+      await api().deleteNamespacedCustomObject({
+        ...CAPI,
+        namespace: c.capiNamespace,
+        name: 'renamed',
+      });
       await eventually(async () => {
         const mirror = await getMirror(c, 'renamed');
         expect(mirror?.spec.clusterName).to.equal('demo-xyz99');
         expect(mirror?.spec.template.spec.clusterName).to.equal('demo-xyz99');
       });
+      await waitSynchronized(c, 'renamed');
     } finally {
       await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     }

@@ -16,10 +16,16 @@ export interface TestController extends RunningController {
 
 /** Starts a controller on two fresh namespaces; it is stopped after the test. */
 export async function startTestController(
-  options: { kubeConfig?: KubeConfig; platform?: string; workers?: number } = {},
+  options: {
+    kubeConfig?: KubeConfig;
+    platform?: string;
+    workers?: number;
+    /** Existing namespaces (a restart); fresh ones by default. */
+    namespaces?: { mapi: string; capi: string };
+  } = {},
 ): Promise<TestController> {
-  const mapiNamespace = await testNamespace('mapi');
-  const capiNamespace = await testNamespace('capi');
+  const mapiNamespace = options.namespaces?.mapi ?? (await testNamespace('mapi'));
+  const capiNamespace = options.namespaces?.capi ?? (await testNamespace('capi'));
   const controller = startController({
     kubeConfig: options.kubeConfig ?? adminConfig(),
     mapiNamespace,

@@ -1,0 +1,370 @@
+// The controller next to Cluster API's real controllers and webhooks: its
+// finalizer and Paused condition on every mirror, its webhooks refusing what it
+// refuses. Every row of the deletion table, authority changes, and churn.
+import { expect } from 'chai';
+import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
+import {
+  CAPI_MACHINE_SET_FINALIZER,
+  FINALIZER,
+  PAUSED_ANNOTATION,
+} from '../../src/sync/markers.js';
+import { eventually } from '../support/eventually.js';
+import {
+  AWS_TEMPLATES,
+  awsMachineSet,
+  CAPI,
+  customObjects,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+  type TestController,
+} from '../support/controller.js';
+
+const api = customObjects;
+const CLUSTER_NAME = DEFAULT_INFRASTRUCTURE.infrastructureName;
+
+/** The CAPI Cluster the mirrors belong to: without it Cluster API does not act on them. */
+async function createCluster(namespace: string): Promise<void> {
+  await api().createNamespacedCustomObject({
+    group: 'cluster.x-k8s.io',
+    version: 'v1beta2',
+    plural: 'clusters',
+    namespace,
+    body: {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Cluster',
+      metadata: { name: CLUSTER_NAME },
+      spec: { paused: false },
+    },
+  });
+}
+
+async function startWithClusterApi(): Promise<TestController> {
+  const c = await startTestController();
+  await createCluster(c.capiNamespace);
+  return c;
+}
+
+const notFound = (err: unknown) => {
+  if ((err as { code?: number }).code === 404) return undefined;
+  throw err as Error;
+};
+
+async function getMapi(c: TestController, name: string): Promise<MapiMachineSet | undefined> {
+  return api()
+    .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
+    .then((o) => o as MapiMachineSet, notFound);
+}
+
+async function getCapi(c: TestController, name: string): Promise<CapiMachineSet | undefined> {
+  return api()
+    .getNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
+    .then((o) => o as CapiMachineSet, notFound);
+}
+
+async function templates(c: TestController): Promise<KubeObject[]> {
+  const list = (await api().listNamespacedCustomObject({
+    ...AWS_TEMPLATES,
+    namespace: c.capiNamespace,
+  })) as { items: KubeObject[] };
+  return list.items;
+}
+
+async function setAuthority(c: TestController, name: string, authoritativeAPI: string) {
+  await eventually(async () => {
+    const current = (await getMapi(c, name))!;
+    await api().replaceNamespacedCustomObjectStatus({
+      ...MAPI,
+      namespace: c.mapiNamespace,
+      name,
+      body: { ...current, status: { ...current.status, authoritativeAPI } },
+    });
+  });
+}
+
+async function createMapi(
+  c: TestController,
+  body: MapiMachineSet,
+  authority = 'MachineAPI',
+): Promise<void> {
+  await api().createNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, body });
+  await setAuthority(c, body.metadata.name, authority);
+}
+
+function synchronized(mapi: MapiMachineSet | undefined) {
+  return mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
+}
+
+/** Synchronized=True at the current generation, and Cluster API has marked the mirror. */
+async function waitMirrored(c: TestController, name: string): Promise<CapiMachineSet> {
+  return eventually(
+    async () => {
+      const mapi = await getMapi(c, name);
+      expect(synchronized(mapi), JSON.stringify(mapi?.status)).to.include({ status: 'True' });
+      expect(mapi?.status?.synchronizedGeneration).to.equal(mapi?.metadata.generation);
+      const mirror = (await getCapi(c, name))!;
+      expect(mirror.metadata.finalizers).to.include(CAPI_MACHINE_SET_FINALIZER);
+      if (mirror.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined) {
+        const paused = mirror.status?.conditions?.find((x) => x.type === 'Paused');
+        expect(paused, JSON.stringify(mirror.status)).to.include({ status: 'True' });
+      }
+      return mirror;
+    },
+    { timeoutMs: 60_000 },
+  );
+}
+
+async function deleteMapi(c: TestController, name: string) {
+  await api().deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name });
+}
+
+async function deleteCapi(c: TestController, name: string) {
+  await api().deleteNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name });
+}
+
+const gone = async (read: () => Promise<unknown>, what: string) =>
+  eventually(async () => expect(await read(), what).to.equal(undefined), { timeoutMs: 60_000 });
+
+describe('next to Cluster API’s controllers and webhooks', function () {
+  this.timeout(240_000);
+
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('leaves the Paused condition to Cluster API: no write ping-pong on a paused mirror over 30 s', async () => {
+    const c = await startWithClusterApi();
+    await createMapi(c, awsMachineSet('steady', c.mapiNamespace));
+    const mirror = await waitMirrored(c, 'steady');
+    const paused = mirror.status?.conditions?.find((x) => x.type === 'Paused');
+    // Cluster API's own wording, not ours
+    expect(paused?.message).to.equal('MachineSet has the cluster.x-k8s.io/paused annotation');
+    expect(mirror.status?.conditions?.map((x) => x.type)).to.include.members([
+      'ScalingUp',
+      'ScalingDown',
+      'MachinesReady',
+      'Paused',
+    ]);
+
+    const versions = async () => ({
+      mapi: (await getMapi(c, 'steady'))?.metadata.resourceVersion,
+      mirror: (await getCapi(c, 'steady'))?.metadata.resourceVersion,
+      templates: (await templates(c)).map((t) => t.metadata.resourceVersion),
+    });
+    const before = await versions();
+    const completed = c.reconciler.completed;
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    expect(await versions(), 'resourceVersions after 30 s').to.deep.equal(before);
+    // Nothing woke the controller either: no write of ours or Cluster API's triggered it.
+    expect(c.reconciler.completed).to.equal(completed);
+  });
+
+  describe('the deletion table, with Cluster API’s finalizer on every CAPI MachineSet', () => {
+    it('MachineAPI, MAPI deleted: the paused mirror and templates go, nothing stays Terminating', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row1', c.mapiNamespace));
+      await waitMirrored(c, 'row1');
+      await deleteMapi(c, 'row1');
+      await gone(() => getMapi(c, 'row1'), 'MAPI MachineSet');
+      await gone(() => getCapi(c, 'row1'), 'mirror');
+      await eventually(async () => expect(await templates(c)).to.deep.equal([]));
+    });
+
+    it('MachineAPI, mirror deleted: released (with Cluster API’s finalizer) and created again; MAPI kept', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row2', c.mapiNamespace));
+      const before = await waitMirrored(c, 'row2');
+      await deleteCapi(c, 'row2');
+      const after = await eventually(
+        async () => {
+          const mirror = await waitMirrored(c, 'row2');
+          expect(mirror.metadata.uid).to.not.equal(before.metadata.uid);
+          return mirror;
+        },
+        { timeoutMs: 90_000 },
+      );
+      expect(after.metadata.finalizers).to.include(FINALIZER);
+      expect((await getMapi(c, 'row2'))?.metadata.deletionTimestamp).to.equal(undefined);
+      const [template] = await templates(c);
+      expect(template?.metadata.ownerReferences?.map((r) => r.uid)).to.deep.equal([
+        after.metadata.uid,
+      ]);
+    });
+
+    it('ClusterAPI, CAPI MachineSet deleted: Cluster API finishes, the MAPI mirror follows, nothing is recreated', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row3', c.mapiNamespace, { replicas: 0 }), 'ClusterAPI');
+      const capi = await waitMirrored(c, 'row3');
+      expect(capi.metadata.annotations ?? {}).to.not.have.property(PAUSED_ANNOTATION);
+      await deleteCapi(c, 'row3');
+      await gone(() => getCapi(c, 'row3'), 'CAPI MachineSet');
+      await gone(() => getMapi(c, 'row3'), 'MAPI mirror');
+      // and it stays gone: no "initial sync" brings it back
+      const completed = c.reconciler.completed;
+      c.resyncAll();
+      await eventually(() => {
+        expect(c.reconciler.completed).to.be.above(completed);
+      });
+      expect(await getCapi(c, 'row3')).to.equal(undefined);
+    });
+
+    it('ClusterAPI, MAPI deleted: released; the CAPI MachineSet stays as it was', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row4', c.mapiNamespace, { replicas: 0 }), 'ClusterAPI');
+      const before = await waitMirrored(c, 'row4');
+      await deleteMapi(c, 'row4');
+      await gone(() => getMapi(c, 'row4'), 'MAPI MachineSet');
+      const after = await eventually(async () => {
+        const capi = (await getCapi(c, 'row4'))!;
+        expect(capi.metadata.finalizers).to.not.include(FINALIZER);
+        return capi;
+      });
+      expect(after.metadata.deletionTimestamp).to.equal(undefined);
+      expect(after.spec).to.deep.equal(before.spec);
+      expect(after.metadata.finalizers).to.include(CAPI_MACHINE_SET_FINALIZER);
+    });
+
+    it('Migrating, MAPI deleted: released; the paused CAPI side is never deleted', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row5', c.mapiNamespace));
+      await waitMirrored(c, 'row5');
+      await setAuthority(c, 'row5', 'Migrating');
+      await deleteMapi(c, 'row5');
+      await gone(() => getMapi(c, 'row5'), 'MAPI MachineSet');
+      const capi = await eventually(async () => {
+        const current = (await getCapi(c, 'row5'))!;
+        expect(current.metadata.finalizers).to.not.include(FINALIZER);
+        return current;
+      });
+      expect(capi.metadata.deletionTimestamp).to.equal(undefined);
+    });
+
+    it('Migrating, CAPI side deleted: released, MAPI never deleted', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row6', c.mapiNamespace));
+      await waitMirrored(c, 'row6');
+      await setAuthority(c, 'row6', 'Migrating');
+      await deleteCapi(c, 'row6');
+      await gone(() => getCapi(c, 'row6'), 'CAPI MachineSet');
+      const mapi = await getMapi(c, 'row6');
+      expect(mapi?.metadata.deletionTimestamp).to.equal(undefined);
+    });
+
+    it('MAPI gone without us: our paused mirror is deleted', async () => {
+      const c = await startWithClusterApi();
+      await createMapi(c, awsMachineSet('row7', c.mapiNamespace));
+      await waitMirrored(c, 'row7');
+      await c.stop();
+      await api().patchNamespacedCustomObject({
+        ...MAPI,
+        namespace: c.mapiNamespace,
+        name: 'row7',
+        body: [{ op: 'remove', path: '/metadata/finalizers' }],
+      });
+      await deleteMapi(c, 'row7');
+      await gone(() => getMapi(c, 'row7'), 'MAPI MachineSet');
+      const again = await startTestControllerIn(c);
+      await gone(() => getCapi(again, 'row7'), 'mirror');
+      await eventually(async () => expect(await templates(again)).to.deep.equal([]));
+    });
+  });
+
+  it('goes MachineAPI → Migrating → ClusterAPI → Migrating → MachineAPI with a deletion at each point, losing nothing authoritative', async () => {
+    const c = await startWithClusterApi();
+    await createMapi(c, awsMachineSet('flip', c.mapiNamespace, { replicas: 0 }));
+    await waitMirrored(c, 'flip');
+
+    // Migrating: the CAPI side deleted is let go, not recreated, MAPI untouched
+    await setAuthority(c, 'flip', 'Migrating');
+    await deleteCapi(c, 'flip');
+    await gone(() => getCapi(c, 'flip'), 'CAPI side deleted while Migrating');
+    expect((await getMapi(c, 'flip'))?.metadata.deletionTimestamp).to.equal(undefined);
+
+    // ClusterAPI with no CAPI side ever recorded: the initial sync creates it, unpaused
+    await setAuthority(c, 'flip', 'ClusterAPI');
+    const capi = await waitMirrored(c, 'flip');
+    expect(capi.metadata.annotations ?? {}).to.not.have.property(PAUSED_ANNOTATION);
+
+    // Migrating back: the handshake pauses CAPI; a MAPI spec edit is written nowhere
+    await api().patchNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'flip',
+      body: [{ op: 'add', path: '/metadata/annotations/cluster.x-k8s.io~1paused', value: '' }],
+    });
+    await setAuthority(c, 'flip', 'Migrating');
+    await api().patchNamespacedCustomObject({
+      ...MAPI,
+      namespace: c.mapiNamespace,
+      name: 'flip',
+      body: [{ op: 'replace', path: '/spec/replicas', value: 0 }],
+    });
+    const during = (await getCapi(c, 'flip'))!;
+
+    // MachineAPI again: the paused CAPI side becomes our mirror again; deleting it recreates it
+    await setAuthority(c, 'flip', 'MachineAPI');
+    const mirror = await waitMirrored(c, 'flip');
+    expect(mirror.metadata.uid).to.equal(during.metadata.uid);
+    await deleteCapi(c, 'flip');
+    await eventually(
+      async () => {
+        const recreated = await waitMirrored(c, 'flip');
+        expect(recreated.metadata.uid).to.not.equal(mirror.metadata.uid);
+      },
+      { timeoutMs: 90_000 },
+    );
+    expect((await getMapi(c, 'flip'))?.metadata.deletionTimestamp).to.equal(undefined);
+  });
+
+  it('reports a mirror refused by Cluster API’s webhook on the MAPI MachineSet, once, and leaves nothing ownerless', async () => {
+    const c = await startWithClusterApi();
+    const body = awsMachineSet('refused', c.mapiNamespace);
+    // No user data secret: Cluster API's MachineSet webhook requires a bootstrap data secret.
+    delete (body.spec.template!.spec!.providerSpec!.value as { userDataSecret?: unknown })
+      .userDataSecret;
+    await createMapi(c, body);
+    const refused = await eventually(
+      async () => {
+        const mapi = await getMapi(c, 'refused');
+        expect(synchronized(mapi), JSON.stringify(mapi?.status)).to.include({
+          status: 'False',
+          reason: 'FailedToCreateCAPIMachineSet',
+        });
+        return mapi!;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(synchronized(refused)?.message).to.contain('spec.template.spec.bootstrap');
+    expect(await getCapi(c, 'refused')).to.equal(undefined);
+    expect(await templates(c), 'no ownerless template').to.deep.equal([]);
+
+    // retried only when the MachineSet changes: the resync below writes nothing
+    const version = refused.metadata.resourceVersion;
+    const completed = c.reconciler.completed;
+    c.resyncAll();
+    await eventually(() => {
+      expect(c.reconciler.completed).to.be.above(completed);
+    });
+    expect((await getMapi(c, 'refused'))?.metadata.resourceVersion).to.equal(version);
+
+    await api().patchNamespacedCustomObject({
+      ...MAPI,
+      namespace: c.mapiNamespace,
+      name: 'refused',
+      body: [
+        {
+          op: 'add',
+          path: '/spec/template/spec/providerSpec/value/userDataSecret',
+          value: { name: 'worker-user-data' },
+        },
+      ],
+    });
+    await waitMirrored(c, 'refused');
+  });
+});
+
+/** A second controller on the namespaces of a stopped one (a restart). */
+async function startTestControllerIn(stopped: TestController): Promise<TestController> {
+  return startTestController({
+    namespaces: { mapi: stopped.mapiNamespace, capi: stopped.capiNamespace },
+  });
+}
