@@ -21,7 +21,7 @@ import { createObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import { SOURCE_ANNOTATION } from '../sync/markers.js';
-import { Reconciler, type ObjectCache } from './reconciler.js';
+import { Reconciler, type ObjectCache, type ReconcilerOptions } from './reconciler.js';
 import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -36,6 +36,8 @@ export interface ControllerOptions {
   /** Server-side watch timeout; tests shorten it. */
   watchTimeoutSeconds?: InformerOptions['watchTimeoutSeconds'];
   metrics?: Metrics;
+  /** Told of every write the API server accepted. */
+  onWrite?: ReconcilerOptions['onWrite'];
   /** Workers start only once this resolves (leader election); caches sync regardless. */
   leadership?: Promise<void>;
 }
@@ -146,6 +148,7 @@ export function startController(options: ControllerOptions): RunningController {
     events: createEventRecorder(kubeConfig, () => new Date()),
     now: () => new Date(),
     logger,
+    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
   });
 
   const reconcile = async (key: string) => {

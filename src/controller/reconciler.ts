@@ -56,6 +56,8 @@ export interface ReconcilerOptions {
   events: EventRecorder;
   now: () => Date;
   logger: Logger;
+  /** Told of every write the API server accepted (metrics, tests). */
+  onWrite?: (write: { resource: Resource; verb: WriteStep['kind']; object: KubeObject }) => void;
 }
 
 export interface ReconcileResult {
@@ -249,6 +251,7 @@ export class Reconciler {
         answer = await writer.delete(resource, step.object);
         break;
     }
+    this.options.onWrite?.({ resource, verb: step.kind, object: step.object });
     // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
     const gone =
       !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);

@@ -1,7 +1,11 @@
 // Runs the real controller in-process against the test control plane, one per test.
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Infrastructure, MapiMachineSet } from '../../src/api/types.js';
-import { startController, type RunningController } from '../../src/controller/controller.js';
+import {
+  startController,
+  type ControllerOptions,
+  type RunningController,
+} from '../../src/controller/controller.js';
 import { converterFor } from '../../src/conversion/platforms.js';
 import { createLogger, silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace } from './cluster.js';
@@ -22,6 +26,7 @@ export async function startTestController(
     workers?: number;
     /** Existing namespaces (a restart); fresh ones by default. */
     namespaces?: { mapi: string; capi: string };
+    onWrite?: ControllerOptions['onWrite'];
   } = {},
 ): Promise<TestController> {
   const mapiNamespace = options.namespaces?.mapi ?? (await testNamespace('mapi'));
@@ -35,6 +40,7 @@ export async function startTestController(
     converterFor,
     logger: process.env.TEST_CONTROLLER_LOGS ? createLogger('debug', 'text') : silentLogger,
     watchTimeoutSeconds: { min: 20, max: 40 },
+    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
   });
   running.push(controller);
   await controller.ready;

@@ -1,0 +1,203 @@
+// Many MachineSets created, rotated and deleted next to Cluster API's
+// controllers: nothing left Terminating, no orphan template, and no object
+// written more than once per change (every accepted write is counted).
+import { expect } from 'chai';
+import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
+import { CAPI_MACHINE_SET_FINALIZER } from '../../src/sync/markers.js';
+import { eventually } from '../support/eventually.js';
+import {
+  AWS_TEMPLATES,
+  awsMachineSet,
+  CAPI,
+  customObjects,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+  type TestController,
+} from '../support/controller.js';
+
+const COUNT = Number(process.env.CHURN_MACHINESETS ?? 200);
+const api = customObjects;
+
+async function list<T extends KubeObject>(resource: typeof MAPI, namespace: string): Promise<T[]> {
+  const items: T[] = [];
+  let next: string | undefined;
+  do {
+    const page = (await api().listNamespacedCustomObject({
+      ...resource,
+      namespace,
+      limit: 500,
+      ...(next ? { _continue: next } : {}),
+    })) as { items: T[]; metadata?: { _continue?: string } };
+    items.push(...page.items);
+    next = page.metadata?._continue;
+  } while (next);
+  return items;
+}
+
+/** Accepted writes by `<kind> <verb>`, and the largest number of writes to any one object. */
+class WriteLog {
+  private counts = new Map<string, number>();
+  private perObject = new Map<string, number>();
+
+  record = ({ verb, object }: { verb: string; object: KubeObject }): void => {
+    const what = `${object.kind === 'MachineSet' ? object.apiVersion.split('.')[0] : object.kind} ${verb}`;
+    this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
+    const key = `${object.apiVersion}/${object.kind}/${object.metadata.name} ${verb}`;
+    this.perObject.set(key, (this.perObject.get(key) ?? 0) + 1);
+  };
+
+  /** What was written since the last call; resets. */
+  take(): { counts: Record<string, number>; mostPerObject: Record<string, number> } {
+    const counts = Object.fromEntries(this.counts);
+    const mostPerObject: Record<string, number> = {};
+    for (const [key, n] of this.perObject) {
+      const verb = key.slice(key.lastIndexOf(' ') + 1);
+      const kind = key.split('/').slice(0, -1).join('/');
+      const what = `${kind} ${verb}`;
+      mostPerObject[what] = Math.max(mostPerObject[what] ?? 0, n);
+    }
+    this.counts.clear();
+    this.perObject.clear();
+    return { counts, mostPerObject };
+  }
+}
+
+function synchronizedAtGeneration(mapi: MapiMachineSet): boolean {
+  const condition = mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
+  return (
+    condition?.status === 'True' && mapi.status?.synchronizedGeneration === mapi.metadata.generation
+  );
+}
+
+describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
+  this.timeout(900_000);
+
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('creates, rotates and deletes them all with one write per change and nothing left behind', async () => {
+    const writes = new WriteLog();
+    const c: TestController = await startTestController({ workers: 4, onWrite: writes.record });
+    await api().createNamespacedCustomObject({
+      group: 'cluster.x-k8s.io',
+      version: 'v1beta2',
+      plural: 'clusters',
+      namespace: c.capiNamespace,
+      body: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Cluster',
+        metadata: { name: DEFAULT_INFRASTRUCTURE.infrastructureName },
+        spec: { paused: false },
+      },
+    });
+    const names = Array.from({ length: COUNT }, (_, i) => `churn-${String(i).padStart(4, '0')}`);
+    const forAll = async (action: (name: string) => Promise<unknown>) => {
+      for (let i = 0; i < names.length; i += 20) {
+        await Promise.all(names.slice(i, i + 20).map(action));
+      }
+    };
+    const waitAll = (check: () => Promise<void>) =>
+      eventually(check, { timeoutMs: 600_000, intervalMs: 1000 });
+
+    // 1. created
+    await forAll(async (name) => {
+      await api().createNamespacedCustomObject({
+        ...MAPI,
+        namespace: c.mapiNamespace,
+        body: awsMachineSet(name, c.mapiNamespace),
+      });
+      await api().patchNamespacedCustomObjectStatus({
+        ...MAPI,
+        namespace: c.mapiNamespace,
+        name,
+        body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+      });
+    });
+    await waitAll(async () => {
+      const mapis = await list<MapiMachineSet>(MAPI, c.mapiNamespace);
+      expect(mapis.filter(synchronizedAtGeneration)).to.have.length(COUNT);
+      const mirrors = await list<CapiMachineSet>(CAPI, c.capiNamespace);
+      const marked = mirrors.filter(
+        (m) =>
+          m.metadata.finalizers?.includes(CAPI_MACHINE_SET_FINALIZER) &&
+          m.status?.conditions?.some((x) => x.type === 'Paused' && x.status === 'True'),
+      );
+      expect(marked, 'mirrors marked by Cluster API').to.have.length(COUNT);
+    });
+    const created = writes.take();
+    // per MachineSet: first-visit condition, finalizer, mirror, template, mirror status, True
+    expect(created.mostPerObject, 'writes per object on creation').to.deep.include({
+      'cluster.x-k8s.io/v1beta2/MachineSet create': 1,
+      'infrastructure.cluster.x-k8s.io/v1beta2/AWSMachineTemplate create': 1,
+      'machine.openshift.io/v1beta1/MachineSet patch': 3,
+    });
+    for (const [what, n] of Object.entries(created.mostPerObject)) {
+      expect(n, what).to.be.at.most(3);
+    }
+    expect(created.counts).to.not.have.any.keys(
+      'cluster update',
+      'AWSMachineTemplate update',
+      'cluster delete',
+    );
+
+    // 2. a no-op resync writes nothing
+    const before = c.reconciler.completed;
+    c.resyncAll();
+    await waitAll(async () => {
+      await Promise.resolve();
+      expect(c.reconciler.completed).to.be.at.least(before + COUNT);
+    });
+    expect(writes.take().counts, 'writes of a no-op resync').to.deep.equal({});
+
+    // 3. rotated: a providerSpec change on every MachineSet
+    await forAll((name) =>
+      api().patchNamespacedCustomObject({
+        ...MAPI,
+        namespace: c.mapiNamespace,
+        name,
+        body: [
+          {
+            op: 'replace',
+            path: '/spec/template/spec/providerSpec/value/instanceType',
+            value: 'm6i.2xlarge',
+          },
+        ],
+      }),
+    );
+    await waitAll(async () => {
+      const mapis = await list<MapiMachineSet>(MAPI, c.mapiNamespace);
+      expect(mapis.filter(synchronizedAtGeneration)).to.have.length(COUNT);
+      const templates = await list<KubeObject & { spec: { template: { spec: object } } }>(
+        AWS_TEMPLATES,
+        c.capiNamespace,
+      );
+      expect(templates, 'one template per MachineSet, the new one').to.have.length(COUNT);
+      expect(
+        templates.every(
+          (t) =>
+            (t.spec.template.spec as { instanceType?: string }).instanceType === 'm6i.2xlarge' &&
+            t.metadata.ownerReferences?.length === 1,
+        ),
+      ).to.equal(true);
+    });
+    const rotated = writes.take();
+    for (const [what, n] of Object.entries(rotated.mostPerObject)) {
+      expect(n, `${what} on a rotation`).to.equal(1);
+    }
+
+    // 4. deleted: every MAPI MachineSet
+    await forAll((name) =>
+      api().deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name }),
+    );
+    await waitAll(async () => {
+      expect(await list(MAPI, c.mapiNamespace), 'MAPI MachineSets left').to.have.length(0);
+      expect(await list(CAPI, c.capiNamespace), 'mirrors left').to.have.length(0);
+      expect(await list(AWS_TEMPLATES, c.capiNamespace), 'templates left').to.have.length(0);
+    });
+    const deleted = writes.take();
+    for (const [what, n] of Object.entries(deleted.mostPerObject)) {
+      expect(n, `${what} on deletion`).to.equal(1);
+    }
+  });
+});
