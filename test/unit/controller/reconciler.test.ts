@@ -1,0 +1,220 @@
+// The reconciler's handling of what the API server answers: races are retried
+// quietly, refusals are reported once and not retried until something
+// changes, a DELETE's answer is kept. The API server is a fake writer here; the
+// real one is exercised by the integration tests.
+import { expect } from 'chai';
+import type { KubeObject, MapiMachineSet, Patch } from '../../../src/api/types.js';
+import { Reconciler, type ObjectCache } from '../../../src/controller/reconciler.js';
+import type { ObjectWriter } from '../../../src/kube/writer.js';
+import type { Resource } from '../../../src/kube/resources.js';
+import type { Logger, LogMeta } from '../../../src/logging.js';
+import { FINALIZER } from '../../../src/sync/markers.js';
+import { applyPatch } from '../../support/patch.js';
+import { CAPI_NS, fakeConverter, infrastructure, MAPI_NS, mapiMachineSet } from '../sync/world.js';
+
+class MapCache<T extends KubeObject> implements ObjectCache<T> {
+  readonly store = new Map<string, T>();
+  get = (key: string) => this.store.get(key);
+  list = () => [...this.store.values()];
+  hasSynced = () => true;
+  upsert = (object: T) =>
+    void this.store.set(`${object.metadata.namespace}/${object.metadata.name}`, object);
+  remove = (key: string) => void this.store.delete(key);
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Failure = { code: number; message: string } | undefined;
+
+/** Accepts every write, like an API server would, unless `fail` says otherwise. */
+class FakeWriter implements ObjectWriter {
+  calls: string[] = [];
+  fail: (verb: string, object: KubeObject) => Failure = () => undefined;
+  private rv = 100;
+
+  private check(verb: string, object: KubeObject): void {
+    this.calls.push(`${verb} ${object.apiVersion.split('/')[0]} ${object.kind}`);
+    const failure = this.fail(verb, object);
+    if (failure) throw new ApiError(failure.code, failure.message);
+  }
+  private stamp<T extends KubeObject>(object: T): T {
+    const copy = structuredClone(object);
+    copy.metadata.resourceVersion = String(++this.rv);
+    copy.metadata.uid ??= `uid-${copy.metadata.name}-${this.rv}`;
+    copy.metadata.generation ??= 1;
+    return copy;
+  }
+  create = <T extends KubeObject>(_r: Resource, object: T) => {
+    this.check('create', object);
+    return Promise.resolve(this.stamp(object));
+  };
+  update = <T extends KubeObject>(_r: Resource, object: T) => {
+    this.check('update', object);
+    return Promise.resolve(this.stamp(object));
+  };
+  patch = <T extends KubeObject>(_r: Resource, object: T, patch: Patch) => {
+    this.check('patch', object);
+    const patched = applyPatch(object, patch);
+    return Promise.resolve(this.stamp(patched));
+  };
+  delete = <T extends KubeObject>(_r: Resource, object: T) => {
+    this.check('delete', object);
+    if (!object.metadata.finalizers?.length) return Promise.resolve(undefined);
+    const answer = this.stamp(object);
+    answer.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    return Promise.resolve(answer);
+  };
+}
+
+function recordingLogger(lines: { level: string; message: string }[]): Logger {
+  const at =
+    (level: string) =>
+    (message: string, _meta?: LogMeta): void =>
+      void lines.push({ level, message });
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+function setUp(mapi: MapiMachineSet = mapiMachineSet()) {
+  const caches = {
+    mapiMachineSets: new MapCache<MapiMachineSet>(),
+    capiMachineSets: new MapCache<never>(),
+    clusters: new MapCache<KubeObject>(),
+    infrastructures: new MapCache<typeof infrastructure>(),
+    templateCache: new MapCache<never>(),
+  };
+  caches.mapiMachineSets.upsert(mapi);
+  caches.infrastructures.store.set('cluster', infrastructure);
+  const writer = new FakeWriter();
+  const events: string[] = [];
+  const logs: { level: string; message: string }[] = [];
+  const reconciler = new Reconciler({
+    mapiNamespace: MAPI_NS,
+    capiNamespace: CAPI_NS,
+    caches: { ...caches, templates: () => caches.templateCache },
+    converterFor: () => fakeConverter,
+    writer,
+    events: {
+      record: (_object, event) => {
+        events.push(event.reason);
+        return Promise.resolve();
+      },
+    },
+    now: () => new Date('2026-01-01T00:00:00Z'),
+    logger: recordingLogger(logs),
+  });
+  return { caches, writer, events, logs, reconciler };
+}
+
+const synchronized = (mapi: MapiMachineSet | undefined) =>
+  mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
+
+describe('reconciler', () => {
+  it('converges with a writer that accepts everything, then writes nothing', async () => {
+    const { reconciler, writer, caches } = setUp();
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`))?.status).to.equal(
+      'True',
+    );
+    const calls = writer.calls.length;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(writer.calls).to.have.length(calls);
+  });
+
+  it('retries a conflict quietly: no error, no report on the MachineSet, nothing above debug', async () => {
+    const { reconciler, writer, logs, events } = setUp();
+    writer.fail = (verb, object) =>
+      verb === 'create' && object.kind === 'MachineSet'
+        ? { code: 409, message: 'the object has been modified' }
+        : undefined;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({ retry: true });
+    expect(events).to.deep.equal([]);
+    expect(logs.filter((l) => l.level === 'warn' || l.level === 'error')).to.deep.equal([]);
+  });
+
+  it('treats a failed JSON-patch test (422) as a race, not a refusal', async () => {
+    const { reconciler, writer, caches } = setUp();
+    await reconciler.reconcile('worker-a');
+    const mapi = structuredClone(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`)!);
+    mapi.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    caches.mapiMachineSets.upsert(mapi);
+    writer.fail = (verb) =>
+      verb === 'patch' ? { code: 422, message: 'testing value failed' } : undefined;
+    const result = await reconciler.reconcile('worker-a');
+    expect(result).to.deep.equal({ retry: true });
+  });
+
+  it('reports a write refused for good once, and tries it again only when something changes', async () => {
+    const { reconciler, writer, caches, events } = setUp();
+    const refusal = {
+      code: 422,
+      message:
+        'admission webhook "validation.machineset.cluster.x-k8s.io" denied the request: spec.template.spec.bootstrap: Required value',
+    };
+    writer.fail = (verb, object) =>
+      verb === 'create' && object.apiVersion.startsWith('cluster.x-k8s.io') ? refusal : undefined;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    const reported = caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`);
+    expect(synchronized(reported)).to.include({
+      status: 'False',
+      reason: 'FailedToCreateCAPIMachineSet',
+    });
+    expect(synchronized(reported)?.message).to.contain('spec.template.spec.bootstrap');
+    expect(events).to.deep.equal(['FailedToCreateCAPIMachineSet']);
+
+    const attempts = () => writer.calls.filter((c) => c.startsWith('create cluster.x-k8s.io'));
+    const before = attempts().length;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(attempts(), 'not tried again without a change').to.have.length(before);
+
+    const changed = structuredClone(reported!);
+    changed.spec.replicas = 3;
+    changed.metadata.generation = 2;
+    caches.mapiMachineSets.upsert(changed);
+    writer.fail = () => undefined;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(attempts()).to.have.length(before + 1);
+    expect(synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`))?.status).to.equal(
+      'True',
+    );
+  });
+
+  it('keeps the answer to a DELETE, so a deleted mirror held by finalizers is released, not deleted again', async () => {
+    const { reconciler, writer, caches } = setUp();
+    await reconciler.reconcile('worker-a');
+    const mapi = structuredClone(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`)!);
+    expect(mapi.metadata.finalizers).to.include(FINALIZER);
+    mapi.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    caches.mapiMachineSets.upsert(mapi);
+    writer.calls = [];
+    await reconciler.reconcile('worker-a');
+    const deletes = writer.calls.filter((c) => c === 'delete cluster.x-k8s.io MachineSet');
+    expect(deletes, writer.calls.join('\n')).to.have.length(1);
+    expect(writer.calls).to.include('patch cluster.x-k8s.io MachineSet');
+  });
+
+  it('backs off a plan that does not settle instead of spinning', async () => {
+    const { reconciler, writer } = setUp();
+    // every write "succeeds" but the server's answer never shows it: the plan repeats itself
+    writer.create = <T extends KubeObject>(_r: Resource, object: T) =>
+      Promise.resolve(
+        structuredClone({ ...object, metadata: { ...object.metadata, name: 'elsewhere' } }),
+      );
+    writer.patch = <T extends KubeObject>(_r: Resource, object: T) =>
+      Promise.resolve(structuredClone(object));
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({ retry: true });
+  });
+});
