@@ -3,6 +3,7 @@
 // instance, so anything else is an error rather than a silent change.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
 import { readResourceReference } from './aws-resource-reference.js';
+import { nameList } from './quote.js';
 
 export interface CapaVolume {
   deviceName?: string;
@@ -64,7 +65,7 @@ export function convertBlockDevices(
   if (rootPaths.length > 1) {
     report.error(
       listPath,
-      `has ${rootPaths.length} entries without a deviceName (${rootPaths.join(', ')}), but only one ` +
+      `has ${rootPaths.length} entries without a deviceName (${nameList(rootPaths)}), but only one ` +
         'root volume is allowed; give every other entry a deviceName.',
     );
   }

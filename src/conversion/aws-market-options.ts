@@ -2,6 +2,7 @@
 // one, but CAPA's CRD rejects some combinations, so contradictions are reported here with the
 // MAPI field path instead of surfacing later as a failed template write.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 export interface ConvertedMarketOptions {
   spotMarketOptions?: { maxPrice?: string };
@@ -28,7 +29,7 @@ export function convertMarketOptions(
     if (maxPrice !== undefined && !PRICE.test(maxPrice)) {
       report.error(
         spot.pathOf('maxPrice'),
-        `is ${JSON.stringify(maxPrice)}, but must be a price in US dollars per hour such as "0.25"; ` +
+        `is ${quote(maxPrice)}, but must be a price in US dollars per hour such as "0.25"; ` +
           'fix it or remove it to cap at the on-demand price.',
       );
     } else if (maxPrice !== undefined) {

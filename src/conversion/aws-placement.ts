@@ -3,6 +3,7 @@
 // error, and `hostAffinity` is always written because the CRD would default it anyway.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
 import { convertTags } from './aws-tags.js';
+import { quote } from './quote.js';
 
 export type CapaHostAffinity = 'default' | 'host';
 
@@ -59,16 +60,16 @@ function checkRegion(
   if (region === undefined || region === infrastructureRegion) return;
   if (infrastructureRegion === undefined) {
     report.warn(
-      `${placement.pathOf('region')} is ${JSON.stringify(region)}, but the Infrastructure object ` +
+      `${placement.pathOf('region')} is ${quote(region)}, but the Infrastructure object ` +
         "names no AWS region to check it against; Cluster API creates the machines in the cluster's region.",
     );
     return;
   }
   report.error(
     placement.pathOf('region'),
-    `is ${JSON.stringify(region)}, but the cluster is in ${JSON.stringify(infrastructureRegion)} ` +
+    `is ${quote(region)}, but the cluster is in ${quote(infrastructureRegion)} ` +
       "and Cluster API creates every machine in the cluster's region; set placement.region to " +
-      `${JSON.stringify(infrastructureRegion)} or remove it.`,
+      `${quote(infrastructureRegion)} or remove it.`,
   );
 }
 
@@ -137,7 +138,7 @@ function convertDedicatedHost(
   if (!CAPA_HOST_ID.test(id)) {
     report.error(
       dedicatedHost.pathOf('id'),
-      `is ${JSON.stringify(id)}, but Cluster API only accepts host IDs of the form h- followed by ` +
+      `is ${quote(id)}, but Cluster API only accepts host IDs of the form h- followed by ` +
         "17 lowercase hexadecimal digits; use the host's current 17-digit ID.",
     );
     return {};

@@ -3,6 +3,7 @@
 // restricted character set and no `aws:` prefix. Checking those rules here turns a write
 // the API would reject later into a field error the administrator can act on.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 const MAX_TAGS = 50;
 const MAX_KEY_LENGTH = 128;
@@ -31,8 +32,8 @@ export function convertTags(
     const previous = converted.get(name);
     if (previous !== undefined && previous !== value) {
       report.warn(
-        `${listPath} lists the tag ${JSON.stringify(name)} more than once; only the last value, ` +
-          `${JSON.stringify(value)}, is kept.`,
+        `${listPath} lists the tag ${quote(name)} more than once; only the last value, ` +
+          `${quote(value)}, is kept.`,
       );
     }
     // Re-inserting keeps the first position, so the map's order stays that of the list.

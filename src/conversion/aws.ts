@@ -24,6 +24,7 @@ import type {
   PlatformConverter,
   ProviderConversion,
 } from './types.js';
+import { quote } from './quote.js';
 
 const KIND = 'AWSMachineProviderConfig';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'awsproviderconfig.openshift.io/v1beta1'];
@@ -202,7 +203,7 @@ function convertInstanceType(spec: ObjectReader, report: ConversionReport): stri
   if (instanceType.length < MIN_INSTANCE_TYPE_LENGTH) {
     report.error(
       spec.pathOf('instanceType'),
-      `is ${JSON.stringify(instanceType)}, which is not an EC2 instance type; set one such as m6i.xlarge.`,
+      `is ${quote(instanceType)}, which is not an EC2 instance type; set one such as m6i.xlarge.`,
     );
     return undefined;
   }

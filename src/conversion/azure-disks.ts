@@ -4,6 +4,7 @@
 // ReadWrite caching: both are written out so the machines stay what the administrator had.
 // Rules CAPZ's webhook enforces are checked here, so they surface as field errors.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 const OS_TYPES = ['Linux', 'Windows'] as const;
 const CACHING_TYPES = ['None', 'ReadOnly', 'ReadWrite'] as const;
@@ -269,7 +270,7 @@ function readNameSuffix(
   if (suffix.length > MAX_NAME_SUFFIX_LENGTH || !NAME_SUFFIX.test(suffix)) {
     report.error(
       path,
-      `is ${JSON.stringify(suffix)}; use at most ${MAX_NAME_SUFFIX_LENGTH} letters, digits, ` +
+      `is ${quote(suffix)}; use at most ${MAX_NAME_SUFFIX_LENGTH} letters, digits, ` +
         'underscores, periods or hyphens, starting and ending with a letter or digit.',
     );
     return undefined;
@@ -277,7 +278,7 @@ function readNameSuffix(
   if (seen.has(suffix)) {
     report.error(
       path,
-      `is ${JSON.stringify(suffix)}, which another data disk already uses; give every data disk its own nameSuffix.`,
+      `is ${quote(suffix)}, which another data disk already uses; give every data disk its own nameSuffix.`,
     );
     return undefined;
   }

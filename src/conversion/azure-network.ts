@@ -4,6 +4,7 @@
 // balancer. So the names Machine API carries per MachineSet are checked against the cluster
 // (Infrastructure) where possible: equal ones are redundant, others cannot be honoured.
 import { describeValue, type ConversionReport, type ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 /** What the Infrastructure object tells about the cluster's Azure resources. */
 export interface AzureClusterFacts {
@@ -73,10 +74,10 @@ function checkVnet(spec: ObjectReader, cluster: AzureClusterFacts, report: Conve
     cluster.infrastructureName === undefined ? undefined : `${cluster.infrastructureName}-vnet`;
   if (sameName(vnet, installerVnet)) return;
   report.warn(
-    `${spec.pathOf('vnet')} is ${JSON.stringify(vnet)}, not the installer's virtual network` +
-      `${installerVnet === undefined ? '' : ` ${JSON.stringify(installerVnet)}`}; Cluster API ` +
+    `${spec.pathOf('vnet')} is ${quote(vnet)}, not the installer's virtual network` +
+      `${installerVnet === undefined ? '' : ` ${quote(installerVnet)}`}; Cluster API ` +
       "always places machines in the virtual network of the cluster's AzureCluster, so make " +
-      `sure that is ${JSON.stringify(vnet)}.`,
+      `sure that is ${quote(vnet)}.`,
   );
 }
 
@@ -92,16 +93,16 @@ export function checkResourceGroup(
   const what = key === 'resourceGroup' ? 'resource group' : 'network resource group';
   if (clusterValue === undefined) {
     report.warn(
-      `${spec.pathOf(key)} is ${JSON.stringify(value)}, but the Infrastructure object names no ` +
+      `${spec.pathOf(key)} is ${quote(value)}, but the Infrastructure object names no ` +
         `${what} to check it against; Cluster API uses the ${what} of the cluster's AzureCluster.`,
     );
     return;
   }
   report.error(
     spec.pathOf(key),
-    `is ${JSON.stringify(value)}, but the cluster's ${what} is ${JSON.stringify(clusterValue)} ` +
+    `is ${quote(value)}, but the cluster's ${what} is ${quote(clusterValue)} ` +
       `and Cluster API uses the cluster's ${what} for every machine; set ${key} to ` +
-      `${JSON.stringify(clusterValue)} or remove it.`,
+      `${quote(clusterValue)} or remove it.`,
   );
 }
 
@@ -147,14 +148,14 @@ function checkPublicLoadBalancer(
   if (sameName(name, cluster.infrastructureName)) {
     report.warn(
       `${spec.pathOf('publicLoadBalancer')} names the cluster's public load balancer ` +
-        `${JSON.stringify(name)}; ${LOAD_BALANCER_WARNING}`,
+        `${quote(name)}; ${LOAD_BALANCER_WARNING}`,
     );
     return;
   }
   report.error(
     spec.pathOf('publicLoadBalancer'),
-    `is ${JSON.stringify(name)}, which is not the cluster's public load balancer` +
-      `${cluster.infrastructureName === undefined ? '' : ` ${JSON.stringify(cluster.infrastructureName)}`}` +
+    `is ${quote(name)}, which is not the cluster's public load balancer` +
+      `${cluster.infrastructureName === undefined ? '' : ` ${quote(cluster.infrastructureName)}`}` +
       "; Cluster API only attaches machines to the cluster's own load balancers, so remove " +
       'publicLoadBalancer or keep this MachineSet on Machine API.',
   );
@@ -182,14 +183,14 @@ function checkInternalLoadBalancer(
     cluster.infrastructureName === undefined ? undefined : `${cluster.infrastructureName}-internal`;
   if (sameName(name, clusterLoadBalancer)) {
     report.warn(
-      `${path} names the cluster's internal API load balancer ${JSON.stringify(name)}; ${LOAD_BALANCER_WARNING}`,
+      `${path} names the cluster's internal API load balancer ${quote(name)}; ${LOAD_BALANCER_WARNING}`,
     );
     return;
   }
   report.error(
     path,
-    `is ${JSON.stringify(name)}, which is not the cluster's internal API load balancer` +
-      `${clusterLoadBalancer === undefined ? '' : ` ${JSON.stringify(clusterLoadBalancer)}`}` +
+    `is ${quote(name)}, which is not the cluster's internal API load balancer` +
+      `${clusterLoadBalancer === undefined ? '' : ` ${quote(clusterLoadBalancer)}`}` +
       "; Cluster API only uses the cluster's own load balancers, so remove internalLoadBalancer.",
   );
 }

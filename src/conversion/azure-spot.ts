@@ -2,6 +2,7 @@
 // Spot VM; CAPZ defaults the policy per machine, so it is written out in the template.
 import { canonicalDecimalQuantity } from './azure-quantity.js';
 import { describeValue, type ConversionReport, type ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 export interface CapzSpotVMOptions {
   maxPrice?: string;
@@ -46,7 +47,7 @@ function readMaxPrice(spot: ObjectReader, report: ConversionReport): string | un
   if (!canonical.ok) {
     report.error(
       path,
-      `is ${JSON.stringify(value)}, which ${canonical.problem}; write the price in US dollars per ` +
+      `is ${quote(value)}, which ${canonical.problem}; write the price in US dollars per ` +
         'hour such as "0.05", or -1 to cap at the on-demand price.',
     );
     return undefined;

@@ -27,6 +27,7 @@ import type {
   PlatformConverter,
   ProviderConversion,
 } from './types.js';
+import { keyPath, quote } from './quote.js';
 
 const KIND = 'AzureMachineProviderSpec';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'azureproviderconfig.openshift.io/v1beta1'];
@@ -136,7 +137,7 @@ function checkCredentialsSecret(spec: ObjectReader, report: ConversionReport): v
     if (value === undefined || value === expected) continue;
     report.error(
       secret.pathOf(key),
-      `is ${JSON.stringify(value)}, but Cluster API machines use the cluster's Azure identity, ` +
+      `is ${quote(value)}, but Cluster API machines use the cluster's Azure identity, ` +
         `not a secret per MachineSet; set credentialsSecret to ${DEFAULT_CREDENTIALS_SECRET.namespace}/` +
         `${DEFAULT_CREDENTIALS_SECRET.name} or remove it.`,
     );
@@ -204,12 +205,13 @@ function readTags(
     report.error(path, `must be a map of tag names to values, but is ${describeValue(tags)}.`);
     return undefined;
   }
-  const converted: Record<string, string> = {};
+  const converted: [string, string][] = [];
   for (const [name, value] of Object.entries(tags)) {
-    if (typeof value === 'string') converted[name] = value;
-    else report.error(`${path}[${name}]`, `must be a string, but is ${describeValue(value)}.`);
+    if (typeof value === 'string') converted.push([name, value]);
+    else report.error(keyPath(path, name), `must be a string, but is ${describeValue(value)}.`);
   }
-  return Object.keys(converted).length > 0 ? converted : undefined;
+  // fromEntries defines own properties, so a key such as __proto__ stays an ordinary key.
+  return converted.length > 0 ? Object.fromEntries(converted) : undefined;
 }
 
 function readCapacityReservationGroupID(
@@ -220,7 +222,7 @@ function readCapacityReservationGroupID(
   if (id === undefined || CAPACITY_RESERVATION_GROUP_ID.test(id)) return id;
   report.error(
     spec.pathOf('capacityReservationGroupID'),
-    `is ${JSON.stringify(id)}, which is not the resource ID of a capacity reservation group; use ` +
+    `is ${quote(id)}, which is not the resource ID of a capacity reservation group; use ` +
       '/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>.',
   );
   return undefined;

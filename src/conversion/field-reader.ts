@@ -1,6 +1,7 @@
 // Reads an untyped providerSpec field by field. Every value of the wrong type becomes a
 // field error, and finish() reports each field nobody read: an unknown field must never
 // be dropped silently, because the administrator would lose it without noticing.
+import { quote, shorten } from './quote.js';
 import type { FieldError } from './types.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -36,19 +37,15 @@ export function withoutUndefined(fields: Record<string, unknown>): Record<string
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** Names a JSON value for an error message, e.g. `the number 3` or `an array`. */
+/** Names a JSON value for an error message, e.g. `the number 3` or `an array`; bounded. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `the string ${quote(value)}`;
   if (typeof value === 'number' || typeof value === 'boolean')
     return `the ${typeof value} ${value}`;
   return typeof value;
-}
-
-function quoteList(values: readonly string[]): string {
-  return values.map((v) => JSON.stringify(v)).join(', ');
 }
 
 export class ObjectReader {
@@ -67,14 +64,16 @@ export class ObjectReader {
     return undefined;
   }
 
+  /** The path of a field; a key from the user (a map key) is shortened. */
   pathOf(key: string): string {
-    return `${this.path}.${key}`;
+    return `${this.path}.${shorten(key)}`;
   }
 
   /** The raw value, marked as read. `null` counts as absent, as in Go's JSON decoding. */
   raw(key: string): unknown {
     this.readKeys.add(key);
-    const value = this.value[key];
+    // Own fields only: `constructor` or `toString` must not be found on Object.prototype.
+    const value = Object.hasOwn(this.value, key) ? this.value[key] : undefined;
     return value === null ? undefined : value;
   }
 
@@ -129,7 +128,7 @@ export class ObjectReader {
     if ((allowed as readonly string[]).includes(value)) return value as T;
     this.report.error(
       this.pathOf(key),
-      `is ${JSON.stringify(value)}, which is not supported; use one of ${quoteList(allowed)}.`,
+      `is ${quote(value)}, which is not supported; use one of ${allowedList(allowed)}.`,
     );
     return undefined;
   }
@@ -173,12 +172,13 @@ export class ObjectReader {
 
   /** Marks every field as read and returns those that are not null. */
   takeAll(): JsonObject {
-    const taken: JsonObject = {};
-    for (const key of Object.keys(this.value)) {
-      const value = this.raw(key);
-      if (value !== undefined) taken[key] = value;
-    }
-    return taken;
+    // fromEntries defines every key, `__proto__` included, as an own field.
+    return Object.fromEntries(this.entries().filter(([, value]) => value !== undefined));
+  }
+
+  /** Every field, marked as read, in order; null ones as undefined. */
+  entries(): [string, unknown][] {
+    return Object.keys(this.value).map((key) => [key, this.raw(key)]);
   }
 
   /** Reports every field that was never read as unknown. */
@@ -196,4 +196,9 @@ export class ObjectReader {
   private typeError(key: string, expected: string, value: unknown): void {
     this.report.error(this.pathOf(key), `must be ${expected}, but is ${describeValue(value)}.`);
   }
+}
+
+/** The allowed values of an enumeration, all of them: they come from the code, not the user. */
+function allowedList(values: readonly string[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
 }

@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ConversionReport, ObjectReader } from './field-reader.js';
 import { readStringMap } from './gcp-tags.js';
+import { quote, quoteList, shorten } from './quote.js';
 
 export interface CapgEncryptionKey {
   keyType: 'Managed';
@@ -142,7 +143,7 @@ function readDisk(
   } else if (type !== undefined && !DISK_TYPE.test(type)) {
     report.error(
       reader.pathOf('type'),
-      `is ${JSON.stringify(type)}, which is not a Compute Engine disk type name; use one such as pd-ssd or pd-balanced.`,
+      `is ${quote(type)}, which is not a Compute Engine disk type name; use one such as pd-ssd or pd-balanced.`,
     );
   }
   const disk: MapiDisk = { reader, boot, sizeGbInvalid, encryptionKeyValid };
@@ -191,9 +192,9 @@ function resolveImage(
   if (project === undefined) {
     report.error(
       path,
-      `is the image name ${JSON.stringify(disk.image)} without a project, and neither projectID nor ` +
+      `is the image name ${quote(disk.image)} without a project, and neither projectID nor ` +
         "the Infrastructure's GCP projectID says which project holds it; write the image as " +
-        `projects/<project>/global/images/${disk.image}.`,
+        `projects/<project>/global/images/${shorten(disk.image)}.`,
     );
     return undefined;
   }
@@ -325,7 +326,7 @@ function convertEncryptionKey(
     } else if (!KMS_SEGMENT.test(value)) {
       report.error(
         kmsKey.pathOf(field),
-        `is ${JSON.stringify(value)}, but Cluster API only accepts KMS ${what} names of letters, ` +
+        `is ${quote(value)}, but Cluster API only accepts KMS ${what} names of letters, ` +
           'digits, - and _; use a key whose names fit.',
       );
     }
@@ -333,7 +334,7 @@ function convertEncryptionKey(
   if (serviceAccount !== undefined && !isValidKmsServiceAccount(serviceAccount)) {
     report.error(
       reader.pathOf('kmsKeyServiceAccount'),
-      `is ${JSON.stringify(serviceAccount)}, but Cluster API only accepts a service account email ` +
+      `is ${quote(serviceAccount)}, but Cluster API only accepts a service account email ` +
         `of the form name@project.iam.gserviceaccount.com of at most ${MAX_KMS_SERVICE_ACCOUNT_LENGTH} characters; correct it.`,
     );
   }
@@ -343,7 +344,7 @@ function convertEncryptionKey(
   if (kmsKeyName.length > MAX_KMS_KEY_NAME_LENGTH) {
     report.error(
       kmsKey.path,
-      `names the key ${kmsKeyName}, which is longer than the ${MAX_KMS_KEY_NAME_LENGTH} characters ` +
+      `names the key ${quote(kmsKeyName)}, which is longer than the ${MAX_KMS_KEY_NAME_LENGTH} characters ` +
         'Cluster API accepts; use a key with shorter names.',
     );
     return undefined;
@@ -358,5 +359,5 @@ function isValidKmsServiceAccount(email: string): boolean {
 }
 
 function quoteKeys(keys: string[]): string {
-  return keys.map((key) => JSON.stringify(key)).join(', ');
+  return quoteList(keys);
 }

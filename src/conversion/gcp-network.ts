@@ -3,6 +3,7 @@
 // this pure converter cannot see: a network other than the installer's is therefore converted
 // with a warning, and the administrator is told what to check.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 export interface ConvertedNetwork {
   subnet?: string;
@@ -56,14 +57,14 @@ export function convertNetworkInterfaces(
   const installerNetwork = context.infrastructureName && `${context.infrastructureName}-network`;
   if (network !== undefined && network !== installerNetwork) {
     report.warn(
-      `${reader.pathOf('network')} is ${JSON.stringify(network)}, but Cluster API attaches machines ` +
+      `${reader.pathOf('network')} is ${quote(network)}, but Cluster API attaches machines ` +
         "to the network of the cluster's GCPCluster (spec.network.name), which this controller " +
         'cannot see; make sure it is the same network.',
     );
   }
   if (projectID !== undefined && projectID !== context.projectID) {
     report.warn(
-      `${reader.pathOf('projectID')} is ${JSON.stringify(projectID)}, but Cluster API takes the ` +
+      `${reader.pathOf('projectID')} is ${quote(projectID)}, but Cluster API takes the ` +
         "network's project from the cluster's GCPCluster (spec.network.hostProject, or else its " +
         'project); make sure it is the same project.',
     );

@@ -4,6 +4,7 @@
 // equal Compute Engine's own behaviour convert) and gpus (CAPG takes an accelerator type path).
 // CAPG's admission webhook rules on confidential computing are checked here as well.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
+import { quote, shorten } from './quote.js';
 
 const PROVISIONING_MODELS = ['Spot'] as const;
 const HOST_MAINTENANCE = ['Migrate', 'Terminate'] as const;
@@ -146,7 +147,7 @@ function convertGpus(
     } else if (!ACCELERATOR_TYPE.test(type)) {
       report.error(
         gpu.pathOf('type'),
-        `is ${JSON.stringify(type)}, which is not an accelerator type name; use one such as nvidia-tesla-t4.`,
+        `is ${quote(type)}, which is not an accelerator type name; use one such as nvidia-tesla-t4.`,
       );
     }
     if (count === undefined || count < 1) {
@@ -168,7 +169,7 @@ function convertGpus(
   if (instanceType !== undefined && GPU_MACHINE_FAMILIES.some((f) => instanceType.startsWith(f))) {
     report.error(
       spec.pathOf('gpus'),
-      `cannot be used with machineType ${instanceType}, which comes with its GPUs attached; remove gpus.`,
+      `cannot be used with machineType ${shorten(instanceType)}, which comes with its GPUs attached; remove gpus.`,
     );
   }
   return report.errors.length === errorsBefore ? converted : undefined;
@@ -249,8 +250,8 @@ function checkConfidentialCompute(
     report.error(
       path,
       `is ${confidentialCompute}, which Cluster API accepts only on the machine series ` +
-        `${supported.join(', ')}, but machineType ${context.instanceType ?? ''} is of series ` +
-        `${series}; choose a machine type of those series or set confidentialCompute to Disabled.`,
+        `${supported.join(', ')}, but machineType ${shorten(context.instanceType ?? '')} is of series ` +
+        `${shorten(series)}; choose a machine type of those series or set confidentialCompute to Disabled.`,
     );
   }
 }

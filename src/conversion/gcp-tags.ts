@@ -3,6 +3,7 @@
 // (and its CRD) holds them in slightly different shapes and rejects some values, so those
 // rules are checked here to name the MAPI field instead of failing the template write later.
 import { describeValue, isJsonObject, type ObjectReader } from './field-reader.js';
+import { quote, shorten } from './quote.js';
 
 export interface MetadataItem {
   key: string;
@@ -41,7 +42,11 @@ export function readStringMap(
   const entries: [string, string][] = [];
   for (const [name, item] of Object.entries(value)) {
     if (typeof item === 'string') entries.push([name, item]);
-    else reader.report.error(`${path}.${name}`, `must be a string, but is ${describeValue(item)}.`);
+    else
+      reader.report.error(
+        `${path}.${shorten(name)}`,
+        `must be a string, but is ${describeValue(item)}.`,
+      );
   }
   // fromEntries defines own properties, so a key such as __proto__ stays an ordinary key.
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
@@ -73,7 +78,7 @@ export function convertMetadataItems(spec: ObjectReader): MetadataItem[] | undef
     if (first !== undefined) {
       item.report.error(
         item.pathOf('key'),
-        `repeats the key ${JSON.stringify(key)} of ${first}, and Compute Engine accepts each ` +
+        `repeats the key ${quote(key)} of ${first}, and Compute Engine accepts each ` +
           'metadata key once; keep one of the two items.',
       );
       continue;
@@ -104,7 +109,7 @@ export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerT
     } else if (!TAG_PARENT_ID.test(parentID)) {
       problems.push([
         'parentID',
-        `is ${JSON.stringify(parentID)}, which is neither an organization ID (decimal digits) nor ` +
+        `is ${quote(parentID)}, which is neither an organization ID (decimal digits) nor ` +
           'a project ID (6 to 30 lowercase letters, digits and hyphens); correct it.',
       ]);
     }
@@ -113,7 +118,7 @@ export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerT
     } else if (!TAG_KEY.test(key)) {
       problems.push([
         'key',
-        `is ${JSON.stringify(key)}, but a tag key must be 1 to 63 letters, digits, _ . or -, ` +
+        `is ${quote(key)}, but a tag key must be 1 to 63 letters, digits, _ . or -, ` +
           'starting and ending with a letter or digit; correct it.',
       ]);
     }
@@ -122,7 +127,7 @@ export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerT
     } else if (!TAG_VALUE.test(value)) {
       problems.push([
         'value',
-        `is ${JSON.stringify(value)}, but a tag value must be 1 to 63 characters, starting and ` +
+        `is ${quote(value)}, but a tag value must be 1 to 63 characters, starting and ` +
           'ending with a letter or digit; correct it.',
       ]);
     }
@@ -134,7 +139,7 @@ export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerT
     if (first !== undefined) {
       tag.report.error(
         tag.path,
-        `repeats the tag key ${JSON.stringify(identity)} of ${first}, and a resource holds one ` +
+        `repeats the tag key ${quote(identity)} of ${first}, and a resource holds one ` +
           'value per tag key; keep one of the two entries.',
       );
       continue;

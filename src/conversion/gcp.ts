@@ -18,6 +18,7 @@ import type {
   PlatformConverter,
   ProviderConversion,
 } from './types.js';
+import { quote, shorten } from './quote.js';
 
 const KIND = 'GCPMachineProviderSpec';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'gcpprovider.openshift.io/v1beta1'];
@@ -171,7 +172,7 @@ function convertLocation(
     if (spec.raw('zone') === undefined || spec.raw('zone') === '') {
       report.error(
         spec.pathOf('zone'),
-        `is required; set the zone of the machines, e.g. ${effectiveRegion ?? 'us-central1'}-a.`,
+        `is required; set the zone of the machines, e.g. ${shorten(effectiveRegion ?? 'us-central1')}-a.`,
       );
     }
     return { project };
@@ -179,8 +180,8 @@ function convertLocation(
   if (effectiveRegion !== undefined && !zone.startsWith(`${effectiveRegion}-`)) {
     report.error(
       spec.pathOf('zone'),
-      `is ${JSON.stringify(zone)}, which is not in the cluster's region ${JSON.stringify(effectiveRegion)}, ` +
-        `and Cluster API creates every machine in that region; choose a zone of ${effectiveRegion}.`,
+      `is ${quote(zone)}, which is not in the cluster's region ${quote(effectiveRegion)}, ` +
+        `and Cluster API creates every machine in that region; choose a zone of ${shorten(effectiveRegion)}.`,
     );
   }
   return { zone, project };
@@ -198,15 +199,15 @@ function checkClusterValue(
   if (value === undefined || value === clusterValue) return clusterValue ?? value;
   if (clusterValue === undefined) {
     report.warn(
-      `${spec.pathOf(field)} is ${JSON.stringify(value)}, but the Infrastructure object names no ` +
+      `${spec.pathOf(field)} is ${quote(value)}, but the Infrastructure object names no ` +
         `GCP ${what} to check it against; Cluster API creates the machines in the cluster's ${what}.`,
     );
     return value;
   }
   report.error(
     spec.pathOf(field),
-    `is ${JSON.stringify(value)}, but the cluster's ${what} is ${JSON.stringify(clusterValue)} ` +
-      `and Cluster API creates every machine there; set ${field} to ${JSON.stringify(clusterValue)} ` +
+    `is ${quote(value)}, but the cluster's ${what} is ${quote(clusterValue)} ` +
+      `and Cluster API creates every machine there; set ${field} to ${quote(clusterValue)} ` +
       'or remove it.',
   );
   return clusterValue;

@@ -3,6 +3,7 @@
 // or a `filter` (tags as lists), never both. This module reads the MAPI shapes and produces the
 // CAPO ones, turning every combination CAPO cannot hold into a field error.
 import type { ConversionReport, JsonObject, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 /** The CRD's `format: uuid` (kube-openapi's pattern: hex digits, optional dashes, any case). */
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -35,7 +36,7 @@ export function requireUuid(
   if (isUuid(value)) return value;
   report.error(
     path,
-    `is ${JSON.stringify(value)}, which is not a UUID; Cluster API references ${what} by ` +
+    `is ${quote(value)}, which is not a UUID; Cluster API references ${what} by ` +
       `UUID only, so set the UUID of ${what}.`,
   );
   return undefined;
@@ -55,7 +56,7 @@ export function dropIgnoredFields(reader: ObjectReader, fields: Record<string, F
           : reader.boolean(key);
     if (value === undefined || value === 0) continue;
     reader.report.warn(
-      `${reader.pathOf(key)} is ${JSON.stringify(value)}, but Machine API ignores this deprecated ` +
+      `${reader.pathOf(key)} is ${quote(value)}, but Machine API ignores this deprecated ` +
         'field and Cluster API has no equivalent, so it is not converted.',
     );
   }
@@ -69,7 +70,7 @@ function splitTags(reader: ObjectReader, key: string): string[] | undefined {
   if (tags.includes('')) {
     reader.report.error(
       reader.pathOf(key),
-      `is ${JSON.stringify(value)}, which contains an empty tag; separate the tags with single ` +
+      `is ${quote(value)}, which contains an empty tag; separate the tags with single ` +
         'commas, e.g. "a,b".',
     );
     return undefined;

@@ -15,6 +15,7 @@ import {
   type CapoReference,
 } from './openstack-filters.js';
 import type { Infrastructure } from '../api/types.js';
+import { quote } from './quote.js';
 
 export type CapoPort = JsonObject;
 
@@ -254,7 +255,7 @@ function convertProfile(
     if (key === PROFILE_TRUSTED) {
       const trusted = value.toLowerCase();
       if (trusted === 'true' || trusted === 'false') converted.trustedVF = trusted === 'true';
-      else report.error(path, `is ${JSON.stringify(value)}; set it to "true" or "false".`);
+      else report.error(path, `is ${quote(value)}; set it to "true" or "false".`);
     } else if (key === PROFILE_CAPABILITIES) {
       const capabilities = value.split(/[^A-Za-z0-9_-]+/).filter((c) => c !== '');
       if (capabilities.length > 0 && capabilities.every((c) => c === SWITCHDEV)) {
@@ -262,7 +263,7 @@ function convertProfile(
       } else {
         report.error(
           path,
-          `is ${JSON.stringify(value)}, but Cluster API can only request the ${SWITCHDEV} ` +
+          `is ${quote(value)}, but Cluster API can only request the ${SWITCHDEV} ` +
             `capability (OVS hardware offload); set it to "[${SWITCHDEV}]" or remove it.`,
         );
       }

@@ -4,6 +4,7 @@
 // "no zone at all"), and a named zone is written with its CRD default `from: Name`.
 import type { ConversionReport, JsonObject, ObjectReader } from './field-reader.js';
 import { dropIgnoredFields } from './openstack-filters.js';
+import { quote } from './quote.js';
 
 const BLOCK_DEVICE_TYPES = ['Volume', 'Local'] as const;
 /** CAPO names the root volume "root", so no additional block device may use the name. */
@@ -114,7 +115,7 @@ function checkName(
   if (previous !== undefined) {
     report.error(
       device.pathOf('name'),
-      `is ${JSON.stringify(name)}, which ${previous} already uses; give every device its own name.`,
+      `is ${quote(name)}, which ${previous} already uses; give every device its own name.`,
     );
     return;
   }
@@ -168,7 +169,7 @@ function readZone(reader: ObjectReader, key: string): Zone {
   if (name.includes(' ')) {
     reader.report.error(
       reader.pathOf(key),
-      `is ${JSON.stringify(name)}, but a volume availability zone name may not contain spaces; ` +
+      `is ${quote(name)}, but a volume availability zone name may not contain spaces; ` +
         'use the name of the Cinder availability zone.',
     );
     return { name, invalid: true, capo: { from: 'Machine' } };

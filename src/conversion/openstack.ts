@@ -20,6 +20,7 @@ import type {
   PlatformConverter,
   ProviderConversion,
 } from './types.js';
+import { quote } from './quote.js';
 
 const KIND = 'OpenstackProviderSpec';
 const API_VERSIONS = [
@@ -121,7 +122,7 @@ function convertIdentity(
   } else if (name !== undefined && name !== DEFAULT_CLOUDS_SECRET) {
     report.error(
       secret?.pathOf('name') ?? spec.pathOf('cloudsSecret'),
-      `is ${JSON.stringify(name)}, but Cluster API machines read their OpenStack credentials ` +
+      `is ${quote(name)}, but Cluster API machines read their OpenStack credentials ` +
         `from the ${DEFAULT_CLOUDS_SECRET} secret the cloud credential operator issues in the ` +
         `Cluster API namespace; set the name to ${DEFAULT_CLOUDS_SECRET}.`,
     );
@@ -149,7 +150,7 @@ function readUserDataSecretName(spec: ObjectReader, report: ConversionReport): s
   secret?.finish();
   if (secret !== undefined && namespace !== undefined) {
     report.warn(
-      `${secret.pathOf('namespace')} is ${JSON.stringify(namespace)}, but Cluster API reads the ` +
+      `${secret.pathOf('namespace')} is ${quote(namespace)}, but Cluster API reads the ` +
         'bootstrap data secret from the namespace of its machines, so the namespace is not converted.',
     );
   }
@@ -193,7 +194,7 @@ function rejectFloatingIp(spec: ObjectReader, report: ConversionReport): void {
   if (floatingIp === undefined) return;
   report.error(
     spec.pathOf('floatingIP'),
-    `is ${JSON.stringify(floatingIp)}, but Cluster API cannot give a machine one fixed floating ` +
+    `is ${quote(floatingIp)}, but Cluster API cannot give a machine one fixed floating ` +
       'IP (and in a MachineSet only one machine could have it); remove floatingIP.',
   );
 }
@@ -271,14 +272,14 @@ function convertServerGroup(
     if (name !== undefined) {
       report.warn(
         `${spec.pathOf('serverGroupName')} is not converted: Cluster API takes the server group ` +
-          `by serverGroupID alone, so it no longer checks that the group is named ${JSON.stringify(name)}.`,
+          `by serverGroupID alone, so it no longer checks that the group is named ${quote(name)}.`,
       );
     }
     return { id: uuid };
   }
   if (name === undefined) return undefined;
   report.warn(
-    `${spec.pathOf('serverGroupName')} is ${JSON.stringify(name)}: Machine API creates a missing ` +
+    `${spec.pathOf('serverGroupName')} is ${quote(name)}: Machine API creates a missing ` +
       'server group of that name, but Cluster API only uses an existing one, so make sure it exists ' +
       'before Cluster API creates machines.',
   );

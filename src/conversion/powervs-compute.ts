@@ -4,6 +4,7 @@
 // written out with Machine API's default: the machines keep their size, and CAPIBM's
 // defaulting webhook finds nothing to change, so the stored template equals ours.
 import { describeValue, type ConversionReport, type ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 export type ProcessorType = 'Dedicated' | 'Shared' | 'Capped';
 
@@ -51,7 +52,7 @@ function convertSystemType(spec: ObjectReader, report: ConversionReport): string
   if ((SYSTEM_TYPES as readonly string[]).includes(lower)) return lower;
   report.error(
     spec.pathOf('systemType'),
-    `is ${JSON.stringify(systemType)}, which Cluster API cannot create machines on; ` +
+    `is ${quote(systemType)}, which Cluster API cannot create machines on; ` +
       `use one of ${SYSTEM_TYPES.join(', ')}.`,
   );
   return DEFAULT_SYSTEM_TYPE;
@@ -65,7 +66,7 @@ function convertProcessorType(spec: ObjectReader, report: ConversionReport): Pro
   if (match !== undefined) return match;
   report.error(
     spec.pathOf('processorType'),
-    `is ${JSON.stringify(processorType)}, which is not a PowerVS processor type; ` +
+    `is ${quote(processorType)}, which is not a PowerVS processor type; ` +
       `use one of ${PROCESSOR_TYPES.join(', ')}.`,
   );
   return DEFAULT_PROCESSOR_TYPE;
@@ -117,7 +118,7 @@ function convertProcessors(
   if (amount < MIN_PROCESSORS) {
     report.error(
       path,
-      `is ${JSON.stringify(value)}, but Cluster API requires at least ${MIN_PROCESSORS} processors; ` +
+      `is ${quote(value)}, but Cluster API requires at least ${MIN_PROCESSORS} processors; ` +
         `raise it to ${MIN_PROCESSORS} or more, or remove it for the default.`,
     );
     return defaultValue;
@@ -125,7 +126,7 @@ function convertProcessors(
   if (processorType === 'Dedicated' && !Number.isInteger(amount)) {
     report.error(
       path,
-      `is ${JSON.stringify(value)}, but dedicated processors cannot be fractional; ` +
+      `is ${quote(value)}, but dedicated processors cannot be fractional; ` +
         'use a whole number, or set processorType to Shared or Capped.',
     );
     return defaultValue;

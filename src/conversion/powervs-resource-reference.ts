@@ -3,6 +3,7 @@
 // and accepts exactly one of id, name and regex. This reads the MAPI shape and converts what
 // Cluster API can look up the same way.
 import type { ConversionReport, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 
 export type PowerVsResourceType = 'ID' | 'Name' | 'RegEx';
 
@@ -97,7 +98,7 @@ function checkType(
   if (!(RESOURCE_TYPES as readonly string[]).includes(type)) {
     report.error(
       reader.pathOf('type'),
-      `is ${JSON.stringify(type)}, which is not a PowerVS resource type; set it to ${choices}.`,
+      `is ${quote(type)}, which is not a PowerVS resource type; set it to ${choices}.`,
     );
     return undefined;
   }

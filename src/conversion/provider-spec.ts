@@ -2,6 +2,7 @@
 // and apiVersion, and its own `metadata` is dropped. What is left is read field by field.
 import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
 import type { ConversionContext, FieldError, PlatformConverter } from './types.js';
+import { quote, shorten } from './quote.js';
 
 /** What the opening needs to know of a converter (its own fields, so nothing is said twice). */
 export type ProviderSpecOwner = Pick<
@@ -51,7 +52,7 @@ function checkTypeMeta(
     const found =
       kind === undefined
         ? 'is missing'
-        : `is ${typeof kind === 'string' ? kind : describeValue(kind)}`;
+        : `is ${typeof kind === 'string' ? shorten(kind) : describeValue(kind)}`;
     report.error(
       spec.pathOf('kind'),
       `${found}, but the cluster runs on ${owner.platform}, where the providerSpec must be ` +
@@ -110,6 +111,6 @@ export function checkCredentialsSecretName(
   if (name === undefined || name === defaultName) return;
   report.error(
     secret.pathOf('name'),
-    `is ${JSON.stringify(name)}, but ${why}; set the name to ${defaultName} or remove credentialsSecret.`,
+    `is ${quote(name)}, but ${why}; set the name to ${defaultName} or remove credentialsSecret.`,
   );
 }

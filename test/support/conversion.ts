@@ -1,7 +1,11 @@
 // Helpers for the platform converters' unit tests.
 import { expect } from 'chai';
-import type { MapiMachineSet } from '../../src/api/types.js';
-import type { Conversion, FieldError } from '../../src/conversion/types.js';
+import type { Infrastructure, MapiMachineSet } from '../../src/api/types.js';
+import { awsConverter } from '../../src/conversion/aws.js';
+import { converterFor } from '../../src/conversion/platforms.js';
+import type { Conversion, FieldError, PlatformConverter } from '../../src/conversion/types.js';
+import { PLATFORM_FIXTURES } from './fixtures/index.js';
+import { workerMachineSet } from './fixtures/machine-set.js';
 
 /** Where a MachineSet's providerSpec sits; the converters' error paths start with it. */
 export const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
@@ -64,4 +68,107 @@ export function expectFieldErrors(errors: FieldError[], expected: [string, RegEx
     // Shown as `path: message`.
     expect(error.message, error.message).to.match(/^[a-z].*[;,:] .*\.$/);
   }
+}
+
+/** One platform's converter with an installer-style worker MachineSet and its Infrastructure. */
+export interface PlatformMachineSet {
+  platform: string;
+  converter: PlatformConverter;
+  infrastructure: Infrastructure;
+  /** A fresh copy on every call. */
+  machineSet(): MapiMachineSet;
+}
+
+const AWS_ZONE = 'us-east-1a';
+
+function awsWorkerMachineSet(): MapiMachineSet {
+  return workerMachineSet('worker-a', 'openshift-machine-api', {
+    cluster: 'demo-abc12',
+    providerSpec: {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'AWSMachineProviderConfig',
+      ami: { id: 'ami-0abcdef1234567890' },
+      instanceType: 'm6i.xlarge',
+      blockDevices: [{ ebs: { encrypted: true, volumeSize: 120, volumeType: 'gp3' } }],
+      credentialsSecret: { name: 'aws-cloud-credentials' },
+      iamInstanceProfile: { id: 'demo-abc12-worker-profile' },
+      placement: { availabilityZone: AWS_ZONE, region: 'us-east-1' },
+      securityGroups: [{ filters: [{ name: 'tag:Name', values: ['demo-abc12-node'] }] }],
+      subnet: {
+        filters: [{ name: 'tag:Name', values: [`demo-abc12-subnet-private-${AWS_ZONE}`] }],
+      },
+      tags: [{ name: 'kubernetes.io/cluster/demo-abc12', value: 'owned' }],
+      userDataSecret: { name: 'worker-user-data' },
+    },
+  });
+}
+
+/** Every supported platform, each with a MachineSet that converts. */
+export function platformMachineSets(): PlatformMachineSet[] {
+  const aws: PlatformMachineSet = {
+    platform: 'AWS',
+    converter: awsConverter,
+    infrastructure: infrastructureOf({
+      infrastructureName: 'demo-abc12',
+      platform: 'AWS',
+      platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
+    }),
+    machineSet: awsWorkerMachineSet,
+  };
+  const others = PLATFORM_FIXTURES.map((fixture): PlatformMachineSet => {
+    const converter = converterFor(fixture.platform);
+    if (!converter) throw new Error(`no converter for ${fixture.platform}`);
+    return {
+      platform: fixture.platform,
+      converter,
+      infrastructure: infrastructureOf(fixture.infrastructure),
+      machineSet: () => fixture.machineSet('worker-a', 'openshift-machine-api'),
+    };
+  });
+  return [aws, ...others];
+}
+
+function infrastructureOf(status: NonNullable<Infrastructure['status']>): Infrastructure {
+  return {
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'Infrastructure',
+    metadata: { name: 'cluster' },
+    status,
+  };
+}
+
+/** A path into a JSON document: object keys and array indices. */
+export type JsonKeys = (string | number)[];
+
+/** The RFC 6901 pointer of `keys`, e.g. `/spec/template`, as `applyPatch` takes it. */
+export function jsonPointer(keys: readonly (string | number)[]): string {
+  return keys.map((k) => `/${String(k).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+/** Every scalar of a JSON document with its keys. */
+export function scalarLeaves(value: unknown, keys: JsonKeys = []): [JsonKeys, unknown][] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => scalarLeaves(item, [...keys, i]));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([k, v]) => scalarLeaves(v, [...keys, k]));
+  }
+  return [[keys, value]];
+}
+
+/** The keys of every object (not array) in a JSON document, the root included. */
+export function objectPaths(value: unknown, keys: JsonKeys = []): JsonKeys[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => objectPaths(item, [...keys, i]));
+  if (typeof value === 'object' && value !== null) {
+    return [keys, ...Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...keys, k]))];
+  }
+  return [];
+}
+
+/** The keys of every value in a JSON document, the root excluded. */
+export function allPaths(value: unknown, keys: JsonKeys = []): JsonKeys[] {
+  const children: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [i, item])
+    : typeof value === 'object' && value !== null
+      ? Object.entries(value)
+      : [];
+  return children.flatMap(([k, v]) => [[...keys, k], ...allPaths(v, [...keys, k])]);
 }
