@@ -1,45 +1,61 @@
 // MAPI → CAPI label and annotation transforms (product.md, "Label/annotation transforms").
+// Keys are looked up in Maps and Sets, never as properties of plain objects, so that keys such
+// as "constructor" or "__proto__" are ordinary keys.
 
-const ROLE_LABELS = [
+const ROLE_LABELS = new Set([
   'machine.openshift.io/cluster-api-machine-role',
   'machine.openshift.io/cluster-api-machine-type',
-];
+]);
 /** Facts about the instance, owned by the MAPI provider; meaningless on the CAPI side. */
 const DROPPED_LABELS = new Set([
   'machine.openshift.io/instance-type',
   'machine.openshift.io/region',
   'machine.openshift.io/zone',
 ]);
-const RENAMED_ANNOTATIONS: Record<string, string> = {
-  'machine.openshift.io/delete-machine': 'cluster.x-k8s.io/delete-machine',
-};
+const RENAMED_ANNOTATIONS = new Map([
+  ['machine.openshift.io/delete-machine', 'cluster.x-k8s.io/delete-machine'],
+]);
 const DROPPED_ANNOTATIONS = new Set(['machine.openshift.io/instance-state']);
 
+export const NODE_ROLE_PREFIX = 'node-role.kubernetes.io/';
+
+/** What one MAPI label becomes on the CAPI side: nothing, or one label. */
+export function convertLabel(key: string, value: string): [string, string] | undefined {
+  if (DROPPED_LABELS.has(key)) return undefined;
+  if (ROLE_LABELS.has(key)) return value ? [`${NODE_ROLE_PREFIX}${value}`, ''] : undefined;
+  return [key, value];
+}
+
+/** What one MAPI annotation becomes on the CAPI side: nothing, or one annotation. */
+export function convertAnnotation(key: string, value: string): [string, string] | undefined {
+  if (DROPPED_ANNOTATIONS.has(key)) return undefined;
+  return [RENAMED_ANNOTATIONS.get(key) ?? key, value];
+}
+
 export function convertLabels(labels: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    if (DROPPED_LABELS.has(key)) continue;
-    if (ROLE_LABELS.includes(key)) {
-      if (value) out[`node-role.kubernetes.io/${value}`] = '';
-      continue;
-    }
-    out[key] = value;
-  }
-  return out;
+  return convertEach(labels, convertLabel);
 }
 
 export function convertAnnotations(
   annotations: Record<string, string> | undefined,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(annotations ?? {})) {
-    if (DROPPED_ANNOTATIONS.has(key)) continue;
-    out[RENAMED_ANNOTATIONS[key] ?? key] = value;
+  return convertEach(annotations, convertAnnotation);
+}
+
+function convertEach(
+  values: Record<string, string> | undefined,
+  convert: (key: string, value: string) => [string, string] | undefined,
+): Record<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(values ?? {})) {
+    const converted = convert(key, value);
+    if (converted) out.set(...converted);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** True when the MachineSet's machines are control-plane machines. */
 export function isControlPlane(labels: Record<string, string> | undefined): boolean {
-  return ROLE_LABELS.some((key) => labels?.[key] === 'master');
+  if (labels === undefined) return false;
+  return [...ROLE_LABELS].some((key) => Object.hasOwn(labels, key) && labels[key] === 'master');
 }

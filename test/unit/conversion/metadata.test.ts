@@ -35,6 +35,18 @@ describe('label and annotation transforms', () => {
     ).to.deep.equal({ 'cluster.x-k8s.io/delete-machine': 'true', note: 'kept' });
   });
 
+  it('keeps keys named like object properties as ordinary keys', () => {
+    const keys = JSON.parse('{"constructor": "a", "toString": "b", "__proto__": "c"}') as Record<
+      string,
+      string
+    >;
+    expect(Object.entries(convertAnnotations(keys))).to.deep.equal(Object.entries(keys));
+    expect(Object.entries(convertLabels(keys))).to.deep.equal(Object.entries(keys));
+    expect(
+      isControlPlane(JSON.parse('{"constructor": "master"}') as Record<string, string>),
+    ).to.equal(false);
+  });
+
   it('recognises control-plane machine sets by role', () => {
     expect(isControlPlane({ 'machine.openshift.io/cluster-api-machine-role': 'master' })).to.equal(
       true,
