@@ -1,12 +1,14 @@
-// An informer of our own: list, then watch from the list's resourceVersion; relist on 410 Gone;
-// on any error or closed stream restart with backoff, so it never silently stops.
-// client-node's own informer stops after errors and leaks sockets on reconnect.
+// An informer of our own: list, then watch from the list's resourceVersion; relist at once on
+// 410 Gone; on any error, closed or silent stream restart with backoff, so it never silently
+// stops. client-node's own informer stops after errors, and its Watch leaks sockets on reconnect
+// and cannot be aborted before the server answers; our transport uses its request layer only.
 import http from 'node:http';
 import https from 'node:https';
 import { inspect } from 'node:util';
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/types.js';
 import { realClock, type Clock } from '../clock.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './api-client.js';
 import { objectKey } from './resources.js';
 import { describeErrorChain as describeError } from './errors.js';
 import type { Logger } from '../logging.js';
@@ -69,23 +71,37 @@ export interface InformerOptions {
   watchTimeoutSeconds?: number | { min: number; max: number };
   /** Restart delays: initialMs doubling up to maxMs. Default 200 ms to 30 s. */
   backoff?: { initialMs?: number; maxMs?: number };
-  /** A list that takes longer is abandoned and retried. Default 60 s. */
+  /** A list (all its pages) that takes longer is abandoned and retried. Default 60 s. */
   listTimeoutMs?: number;
   /** A watch still open this long after its server timeout is presumed dead. Default 30 s. */
   watchGraceMs?: number;
+  /**
+   * A watch that delivers nothing at all (no event, no bookmark) for this long is presumed dead
+   * (a hung connection) and restarted from where it was. The API server sends bookmarks roughly
+   * every minute (seen up to two minutes apart on a quiet resource); a rewatch is cheap.
+   * Default 3 minutes.
+   */
+  watchIdleTimeoutMs?: number;
+  /** For `createInformer`'s transport: each list page request's timeout. Default 30 s. */
+  requestTimeoutMs?: number;
 }
 
 /** A watch that delivered nothing and ended sooner than this counts as a failure (for backoff). */
 const MIN_HEALTHY_WATCH_MS = 1000;
 
 type WatchOutcome =
-  | { kind: 'closed'; healthy: boolean }
-  | { kind: 'gone'; healthy: boolean }
-  | { kind: 'error'; healthy: boolean; error: unknown }
+  | { kind: 'closed'; healthy: boolean; events: number }
+  | { kind: 'idle'; healthy: boolean; events: number }
+  | { kind: 'gone'; healthy: boolean; events: number }
+  | { kind: 'error'; healthy: boolean; events: number; error: unknown }
   | { kind: 'stopped' };
 
 type WatchEnd =
-  { kind: 'closed' } | { kind: 'gone' } | { kind: 'error'; error: unknown } | { kind: 'stopped' };
+  | { kind: 'closed' }
+  | { kind: 'idle' }
+  | { kind: 'gone' }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'stopped' };
 
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly logger: Logger;
@@ -96,6 +112,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly maxBackoffMs: number;
   private readonly listTimeoutMs: number;
   private readonly watchGraceMs: number;
+  private readonly watchIdleTimeoutMs: number;
 
   private store = new Map<string, T>();
   private readonly handlers = new Set<InformerHandler<T>>();
@@ -120,6 +137,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.maxBackoffMs = options.backoff?.maxMs ?? 30_000;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
     this.watchGraceMs = options.watchGraceMs ?? 30_000;
+    this.watchIdleTimeoutMs = options.watchIdleTimeoutMs ?? 180_000;
+    if (!(this.watchIdleTimeoutMs > 0)) throw new RangeError('watchIdleTimeoutMs must be positive');
     const { min, max } = this.timeoutRange;
     if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 1 && max >= min)) {
       throw new RangeError('watchTimeoutSeconds must be whole seconds, at least 1, min <= max');
@@ -262,10 +281,12 @@ export class Informer<T extends KubeObject = KubeObject> {
       if (waitMs > 0) await this.sleep(waitMs);
       if (this.stopped) break;
       try {
+        let fromFreshList = false;
         if (needList) {
           try {
             this.replace(await this.listOnce());
             needList = false;
+            fromFreshList = true;
           } catch (err) {
             if (this.stopped) break;
             waitMs = grow();
@@ -278,16 +299,34 @@ export class Informer<T extends KubeObject = KubeObject> {
         }
         const outcome = await this.watchOnce();
         if (outcome.kind === 'stopped') break;
+        if (outcome.kind === 'gone') {
+          needList = true;
+          if (fromFreshList && outcome.events === 0) {
+            // The resourceVersion of a list we just made expired before its watch delivered
+            // anything: something is wrong with the server; do not hammer it.
+            waitMs = grow();
+          } else {
+            // 410 means "relist now": the usual answer to the first watch after the API server
+            // restarted. Whatever failed before is over, so the backoff starts afresh.
+            delayMs = this.initialBackoffMs;
+            waitMs = 0;
+          }
+          this.logger.info('resource version expired; relisting', { retryInMs: waitMs });
+          continue;
+        }
         // Only a watch that proved healthy resets the backoff, so a server that accepts a list
         // but fails every watch is not hammered.
         if (outcome.healthy) delayMs = this.initialBackoffMs;
         waitMs = grow();
-        if (outcome.kind === 'gone') {
-          needList = true;
-          this.logger.info('resource version expired; relisting', { retryInMs: waitMs });
-        } else if (outcome.kind === 'error') {
+        if (outcome.kind === 'error') {
           this.logger.warn('watch failed; rewatching', {
             error: describeError(outcome.error),
+            retryInMs: waitMs,
+          });
+        } else if (outcome.kind === 'idle') {
+          // A hung connection, or a resource so quiet that even bookmarks were rare.
+          this.logger.info('watch silent; rewatching', {
+            silentMs: this.watchIdleTimeoutMs,
             retryInMs: waitMs,
           });
         } else {
@@ -365,6 +404,15 @@ export class Informer<T extends KubeObject = KubeObject> {
       next.set(objectKey(object), object);
     }
     const previous = this.store;
+    // An object newer than the list can only be the server's answer to our own write, made
+    // while the list was on its way (`upsert`): the list does not know it yet; keep it.
+    for (const [key, old] of previous) {
+      if (
+        (compareResourceVersions(old.metadata.resourceVersion, result.resourceVersion) ?? 0) > 0
+      ) {
+        next.set(key, old);
+      }
+    }
     this.store = next;
     this.resourceVersion = result.resourceVersion;
     for (const [key, object] of next) {
@@ -406,8 +454,9 @@ export class Informer<T extends KubeObject = KubeObject> {
           resolve(how);
           return;
         }
+        this.clock.clearTimeout(idle);
         const healthy = events > 0 || this.clock.now() - startedAt >= MIN_HEALTHY_WATCH_MS;
-        resolve({ ...how, healthy });
+        resolve({ ...how, healthy, events });
       };
       // The server should end the watch at its timeout; a silent dead connection must not stall us.
       const watchdog = this.clock.setTimeout(
@@ -420,6 +469,14 @@ export class Informer<T extends KubeObject = KubeObject> {
           }),
         timeoutSeconds * 1000 + this.watchGraceMs,
       );
+      // A connection that hangs (before or after the server answered) delivers nothing at all,
+      // not even the periodic bookmarks: give up on it long before its server timeout.
+      let idle: unknown;
+      const armIdle = (): void => {
+        this.clock.clearTimeout(idle);
+        idle = this.clock.setTimeout(() => end({ kind: 'idle' }), this.watchIdleTimeoutMs);
+      };
+      armIdle();
       this.endWatch = end;
       if (this.stopped) {
         end({ kind: 'stopped' });
@@ -427,6 +484,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
       const onEvent = (event: WatchEvent): void => {
         if (ended) return;
+        armIdle();
         try {
           const result = this.applyWatchEvent(event);
           if (result) end(result);
@@ -460,15 +518,21 @@ export class Informer<T extends KubeObject = KubeObject> {
         const object = this.clean(event.object);
         const key = objectKey(object);
         const old = this.store.get(key);
-        this.store.set(key, object);
         this.advance(object);
+        // The store may already hold a newer version: the server's answer to our own write.
+        if (old && isOlder(object, old)) return undefined;
+        this.store.set(key, object);
         this.emit(old ? { type: 'update', object, old } : { type: 'add', object });
         return undefined;
       }
       case 'DELETED': {
         const object = this.clean(event.object);
-        this.store.delete(objectKey(object));
+        const key = objectKey(object);
+        const old = this.store.get(key);
         this.advance(object);
+        // A newer object under this key (our own create, after this deletion) stays.
+        if (old && isOlder(object, old)) return undefined;
+        this.store.delete(key);
         this.emit({ type: 'delete', object });
         return undefined;
       }
@@ -539,7 +603,12 @@ export function createInformer<T extends KubeObject = KubeObject>(
   options: InformerOptions,
 ): Informer<T> {
   const logger = options.logger.child({ resource: resourcePath(resource) });
-  return new Informer<T>(new KubeListWatcher(kubeConfig, resource), { ...options, logger });
+  const transport = new KubeListWatcher(kubeConfig, resource, {
+    ...(options.requestTimeoutMs !== undefined
+      ? { requestTimeoutMs: options.requestTimeoutMs }
+      : {}),
+  });
+  return new Informer<T>(transport, { ...options, logger });
 }
 
 /** The collection's URL path, e.g. /apis/machine.openshift.io/v1beta1/namespaces/ns/machinesets. */
@@ -550,22 +619,58 @@ export function resourcePath(resource: ResourceDescriptor): string {
   return `${base}${scope}/${plural}`;
 }
 
-/** List with a plain GET (works for core and custom groups alike), watch with client-node's Watch. */
+export interface KubeListWatcherOptions {
+  /** Each list page request fails after this long. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Objects per list page. Default 500. */
+  pageSize?: number;
+}
+
+/**
+ * Lists with paginated plain GETs and watches with a streamed GET (both work for core and custom
+ * groups alike), on client-node's connection settings and credentials. A watch can be aborted at
+ * any moment, also before the server has answered, and never leaves a socket behind.
+ */
 export class KubeListWatcher implements ListWatcher {
   private readonly path: string;
+  private readonly requestTimeoutMs: number;
+  private readonly pageSize: number;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
     resource: ResourceDescriptor,
+    options: KubeListWatcherOptions = {},
   ) {
     this.path = resourcePath(resource);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.pageSize = options.pageSize ?? 500;
   }
 
   async list(signal: AbortSignal): Promise<ListResult> {
-    const body = (await getJson(this.kubeConfig, this.path, signal)) as {
+    const items: unknown[] = [];
+    let resourceVersion: string | undefined;
+    let continueToken = '';
+    do {
+      const query: Record<string, string> = { limit: String(this.pageSize) };
+      if (continueToken) query.continue = continueToken;
+      const page = await this.listPage(query, signal);
+      items.push(...page.items);
+      // Every page of one list is a view of the same snapshot; the first page names it.
+      resourceVersion ??= page.resourceVersion;
+      continueToken = page.continueToken;
+    } while (continueToken);
+    return { items, resourceVersion };
+  }
+
+  private async listPage(
+    query: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<ListResult & { continueToken: string }> {
+    const pageSignal = AbortSignal.any([signal, AbortSignal.timeout(this.requestTimeoutMs)]);
+    const body = (await getJson(this.kubeConfig, this.path, query, pageSignal)) as {
       apiVersion?: unknown;
       kind?: unknown;
-      metadata?: { resourceVersion?: unknown };
+      metadata?: { resourceVersion?: unknown; continue?: unknown };
       items?: unknown;
     } | null;
     const resourceVersion = body?.metadata?.resourceVersion;
@@ -582,75 +687,167 @@ export class KubeListWatcher implements ListWatcher {
     const items = (body.items as unknown[]).map((item) =>
       typeof item === 'object' && item !== null ? { ...defaults, ...item } : item,
     );
-    return { items, resourceVersion };
+    const continueToken = typeof body.metadata?.continue === 'string' ? body.metadata.continue : '';
+    return { items, resourceVersion, continueToken };
   }
 
-  async watch(
+  watch(
     options: WatchOptions,
     onEvent: (event: WatchEvent) => void,
     onClose: (err?: unknown) => void,
   ): Promise<WatchHandle> {
-    const controller = await new Watch(this.kubeConfig).watch(
-      this.path,
-      {
-        resourceVersion: options.resourceVersion,
-        allowWatchBookmarks: true,
-        timeoutSeconds: options.timeoutSeconds,
-      },
-      (type: string, object: unknown) => onEvent({ type, object }),
-      (err: unknown) => onClose(err ?? undefined),
+    const controller = new AbortController();
+    let closed = false;
+    const close = (err?: unknown): void => {
+      if (closed) return;
+      closed = true;
+      controller.abort();
+      onClose(err);
+    };
+    const query = {
+      watch: 'true',
+      allowWatchBookmarks: 'true',
+      resourceVersion: options.resourceVersion,
+      timeoutSeconds: String(options.timeoutSeconds),
+    };
+    void streamLines(this.kubeConfig, this.path, query, controller.signal, (line) => {
+      if (closed) return;
+      let parsed: { type?: unknown; object?: unknown };
+      try {
+        parsed = JSON.parse(line) as { type?: unknown; object?: unknown };
+      } catch (err) {
+        close(new Error(`GET ${this.path}: watch sent a line that is not JSON`, { cause: err }));
+        return;
+      }
+      onEvent({ type: String(parsed.type), object: parsed.object });
+    }).then(
+      () => close(),
+      (err: unknown) => close(err),
     );
-    return { abort: () => controller.abort() };
+    return Promise.resolve({ abort: () => controller.abort() });
   }
 }
 
-async function getJson(
+/** Starts a GET on the API server with client-node's credentials and TLS settings. */
+async function openRequest(
   kubeConfig: KubeConfig,
   path: string,
+  query: Record<string, string>,
   signal: AbortSignal,
-): Promise<unknown> {
+): Promise<{ request: http.ClientRequest; agent: unknown }> {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   const options: https.RequestOptions = {
     method: 'GET',
     headers: { Accept: 'application/json' },
     signal,
   };
   await kubeConfig.applyToHTTPSOptions(options);
-  const agent = options.agent;
+  signal.throwIfAborted();
   const client = url.protocol === 'http:' ? http : https;
+  return { request: client.request(url, options), agent: options.agent };
+}
+
+/** client-node makes a fresh agent per call; destroy it so no socket outlives the request. */
+function destroyAgent(agent: unknown): void {
+  if (agent instanceof http.Agent) agent.destroy();
+}
+
+/** Reads a whole response; a status other than 2xx is an HttpStatusError. */
+function readResponse(path: string, response: http.IncomingMessage): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('error', reject);
+    response.on('close', () => {
+      if (!response.complete) reject(new Error(`GET ${path}: connection closed mid-response`));
+    });
+    response.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        const summary = text.slice(0, 500).replace(/\s*\n\s*/g, ' ');
+        reject(new HttpStatusError(status, `GET ${path}: HTTP ${status}: ${summary}`));
+        return;
+      }
+      resolve(text);
+    });
+  });
+}
+
+async function getJson(
+  kubeConfig: KubeConfig,
+  path: string,
+  query: Record<string, string>,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const { request, agent } = await openRequest(kubeConfig, path, query, signal);
   try {
-    return await new Promise<unknown>((resolve, reject) => {
-      const request = client.request(url, options, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('close', () => {
-          if (!response.complete) reject(new Error(`GET ${path}: connection closed mid-response`));
-        });
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = response.statusCode ?? 0;
-          if (status < 200 || status >= 300) {
-            reject(
-              new HttpStatusError(status, `GET ${path}: HTTP ${status}: ${text.slice(0, 500)}`),
-            );
-            return;
-          }
-          try {
-            resolve(JSON.parse(text));
-          } catch (err) {
-            reject(new Error(`GET ${path}: response is not JSON`, { cause: err }));
-          }
-        });
-      });
+    const text = await new Promise<string>((resolve, reject) => {
+      request.on('response', (response) => void readResponse(path, response).then(resolve, reject));
       request.on('error', reject);
       request.end();
     });
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new Error(`GET ${path}: response is not JSON`, { cause: err });
+    }
   } finally {
-    // client-node makes a fresh agent per call; destroy it so no socket outlives the request.
-    if (agent instanceof http.Agent) agent.destroy();
+    destroyAgent(agent);
+  }
+}
+
+/**
+ * Streams a GET's body line by line until the server ends it (resolves) or it fails or is
+ * aborted (rejects). A status other than 200 rejects with an HttpStatusError.
+ */
+async function streamLines(
+  kubeConfig: KubeConfig,
+  path: string,
+  query: Record<string, string>,
+  signal: AbortSignal,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const { request, agent } = await openRequest(kubeConfig, path, query, signal);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      request.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+      request.on('error', reject);
+      request.on('response', (response) => {
+        if (response.statusCode !== 200) {
+          readResponse(path, response).then(
+            () => reject(new HttpStatusError(response.statusCode ?? 0, `GET ${path}: not a watch`)),
+            reject,
+          );
+          return;
+        }
+        let pending = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          pending += chunk;
+          let newline: number;
+          while ((newline = pending.indexOf('\n')) >= 0) {
+            const line = pending.slice(0, newline).trim();
+            pending = pending.slice(newline + 1);
+            if (line) onLine(line);
+          }
+        });
+        response.on('error', reject);
+        response.on('end', () => {
+          if (pending.trim()) onLine(pending.trim());
+          resolve();
+        });
+        response.on('close', () => {
+          if (!response.complete) reject(new Error(`GET ${path}: watch connection closed`));
+        });
+      });
+      request.end();
+    });
+  } finally {
+    destroyAgent(agent);
   }
 }
 
@@ -674,6 +871,11 @@ function compareResourceVersions(a: string | undefined, b: string | undefined): 
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** True when `a` is known to be an older version than `b`; unknown order counts as newer. */
+function isOlder(a: KubeObject, b: KubeObject): boolean {
+  return (compareResourceVersions(a.metadata.resourceVersion, b.metadata.resourceVersion) ?? 0) < 0;
 }
 
 /** The HTTP status of an error from client-node or from our own requests, if it has one. */

@@ -15,6 +15,7 @@ import {
 import { silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace, uniqueName } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
+import { FaultProxy } from '../support/fault-proxy.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 
@@ -75,10 +76,13 @@ class RecordingListWatcher implements ListWatcher {
 
 describe('informer against the API server', () => {
   let informer: Informer<MapiMachineSet> | undefined;
+  let proxy: FaultProxy | undefined;
 
   afterEach(async () => {
     await informer?.stop();
     informer = undefined;
+    await proxy?.close();
+    proxy = undefined;
   });
 
   it('lists, then sees adds, updates and deletes, all without managedFields', async () => {
@@ -192,5 +196,73 @@ describe('informer against the API server', () => {
     await eventually(() => expect(started.get(namespace, name)?.metadata.name).to.equal(name));
     expect(started.get(namespace, name)?.metadata).to.not.have.property('managedFields');
     expect(transport.lists, 'resumed by watching, never relisted').to.equal(1);
+  });
+
+  it('lists in pages, one request per page, into one snapshot', async () => {
+    const namespace = await testNamespace('informer');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const names = Array.from({ length: 5 }, () => uniqueName('ms'));
+    for (const name of names) {
+      await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+    }
+    const through = await FaultProxy.inFrontOf(adminConfig());
+    proxy = through.proxy;
+    const transport = new KubeListWatcher(
+      through.kubeConfig,
+      { ...MAPI, namespace },
+      { pageSize: 2 },
+    );
+    const result = await transport.list(AbortSignal.timeout(30_000));
+    expect(result.items.map((item) => (item as MapiMachineSet).metadata.name).sort()).to.deep.equal(
+      [...names].sort(),
+    );
+    expect(result.items.every((item) => (item as MapiMachineSet).kind === 'MachineSet')).to.equal(
+      true,
+    );
+    expect(Number(result.resourceVersion)).to.be.greaterThan(0);
+    expect(proxy.acceptedConnections(), 'three pages of at most two').to.equal(3);
+    await eventually(() => expect(proxy?.openConnections(), 'no connection left open').to.equal(0));
+  });
+
+  it('tears down a watch whose connection hangs, without leaking it, and catches up once the network is back', async function () {
+    this.timeout(90_000);
+    const namespace = await testNamespace('informer');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const through = await FaultProxy.inFrontOf(adminConfig());
+    proxy = through.proxy;
+    const transport = new RecordingListWatcher(
+      new KubeListWatcher(through.kubeConfig, { ...MAPI, namespace }),
+    );
+    // A long server timeout: only the idle guard can notice the hung connection in time.
+    const started = new Informer<MapiMachineSet>(transport, {
+      logger: silentLogger,
+      watchTimeoutSeconds: 600,
+      watchIdleTimeoutMs: 2_000,
+    });
+    informer = started;
+    started.start();
+    await started.waitForSync(AbortSignal.timeout(30_000));
+    await eventually(() => expect(proxy?.openConnections()).to.equal(1));
+
+    proxy.hang();
+    const watchesBefore = transport.watches.length;
+    const name = uniqueName('ms');
+    await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+    // The hung watch is given up and another started (which hangs too), and again.
+    await eventually(() => expect(transport.watches.length).to.be.at.least(watchesBefore + 2), {
+      timeoutMs: 20_000,
+    });
+    expect(started.get(namespace, name), 'nothing gets through a hung connection').to.equal(
+      undefined,
+    );
+    // Each abandoned watch closed its connection: only the current one is open.
+    await eventually(() => expect(proxy?.openConnections()).to.be.at.most(1));
+    expect(proxy.acceptedConnections()).to.be.at.least(3);
+
+    proxy.pass();
+    await eventually(() => expect(started.get(namespace, name)?.metadata.name).to.equal(name), {
+      timeoutMs: 20_000,
+    });
+    expect(transport.lists, 'a rewatch from where it was, no relist').to.equal(1);
   });
 });

@@ -12,52 +12,8 @@ import {
   resourcePath,
 } from '../../../src/kube/informer.js';
 import type { LogMeta, Logger } from '../../../src/logging.js';
-import type { Clock } from '../../../src/clock.js';
 import { objectKey } from '../../../src/kube/resources.js';
-
-/** Lets promise chains and immediates run. */
-async function flush(): Promise<void> {
-  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
-}
-
-/** A manual clock: timers fire only when the test advances time. */
-class FakeClock implements Clock {
-  private time = 0;
-  private nextId = 1;
-  private readonly timers = new Map<number, { at: number; callback: () => void }>();
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.time + Math.max(0, ms), callback });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-
-  /** Moves time forward, firing due timers in order and letting the informer react to each. */
-  async advance(ms: number): Promise<void> {
-    const target = this.time + ms;
-    for (;;) {
-      await flush();
-      let next: [number, { at: number; callback: () => void }] | undefined;
-      for (const entry of this.timers) {
-        if (entry[1].at <= target && (!next || entry[1].at < next[1].at)) next = entry;
-      }
-      if (!next) break;
-      this.timers.delete(next[0]);
-      this.time = next[1].at;
-      next[1].callback();
-    }
-    this.time = target;
-    await flush();
-  }
-}
+import { FakeClock, flush } from '../../support/fake-clock.js';
 
 class FakeWatch implements WatchHandle {
   aborted = false;
@@ -450,6 +406,100 @@ describe('Informer', () => {
       await expectRetryAfter(200, () => transport.watches.length);
     });
 
+    it('abandons a watch that delivers nothing, not even bookmarks, for the idle timeout', async () => {
+      create({ watchTimeoutSeconds: 600, watchIdleTimeoutMs: 90_000 });
+      await startSynced([machineSet('a', '5')]);
+      const watch = transport.lastWatch();
+      await clock.advance(90_000 - 1);
+      expect(watch.aborted).to.equal(false);
+      await clock.advance(1);
+      expect(watch.aborted, 'a silent watch is torn down').to.equal(true);
+      expect(logger.records.find((r) => r.message === 'watch silent; rewatching')?.meta).to.include(
+        { silentMs: 90_000 },
+      );
+      await expectRetryAfter(200, () => transport.watches.length);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('10');
+      expect(transport.lists, 'a rewatch, not a relist').to.have.length(1);
+    });
+
+    it('defaults the idle timeout to 3 minutes', async () => {
+      create({ watchTimeoutSeconds: 600 });
+      await startSynced([]);
+      await clock.advance(180_000 - 1);
+      expect(transport.lastWatch().aborted).to.equal(false);
+      await clock.advance(1);
+      expect(transport.lastWatch().aborted).to.equal(true);
+    });
+
+    it('keeps a watch that delivers bookmarks or events, however quiet otherwise', async () => {
+      create({ watchTimeoutSeconds: 600, watchIdleTimeoutMs: 90_000 });
+      await startSynced([]);
+      const watch = transport.lastWatch();
+      for (let i = 1; i <= 6; i++) {
+        await clock.advance(60_000);
+        if (i % 2) watch.emit('BOOKMARK', bookmark(String(10 + i)));
+        else watch.emit('ADDED', machineSet(`m${i}`, String(10 + i)));
+      }
+      expect(watch.aborted, 'six minutes, never idle for 90 s').to.equal(false);
+      expect(transport.watches).to.have.length(1);
+    });
+
+    it('tears down a watch whose start never returns (a hung connection) and starts another', async () => {
+      create({ watchIdleTimeoutMs: 30_000 });
+      let hung = 0;
+      const watch = transport.watch.bind(transport);
+      transport.watch = (options, onEvent, onClose) => {
+        if (hung++ === 0) return new Promise<WatchHandle>(() => undefined);
+        return watch(options, onEvent, onClose);
+      };
+      await startSynced([]);
+      expect(transport.watches).to.have.length(0);
+      await clock.advance(30_000);
+      await clock.advance(200);
+      expect(transport.watches, 'the next watch started').to.have.length(1);
+    });
+
+    it('relists at once on a 410 after failures, and starts the backoff afresh', async () => {
+      await startSynced([machineSet('a', '5')]);
+      await clock.advance(60_000); // a healthy first watch
+      // The API server goes away: every rewatch fails, and the backoff grows.
+      for (const delay of [200, 400, 800, 1600, 3200]) {
+        transport.lastWatch().close(new Error('connect ECONNREFUSED'));
+        await expectRetryAfter(delay, () => transport.watches.length);
+      }
+      // It is back, and our resourceVersion is too old for it.
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      await flush();
+      expect(transport.lists, 'relisted without waiting').to.have.length(2);
+      transport.lastList().resolve({ items: [machineSet('a', '9')], resourceVersion: '50' });
+      await flush();
+      expect(events).to.deep.equal(['add ns/a@5', 'update ns/a@5→9']);
+      expect(transport.lastWatch().options.resourceVersion).to.equal('50');
+      // The backoff starts again from its first step.
+      transport.lastWatch().close(new Error('ECONNRESET'));
+      await expectRetryAfter(200, () => transport.watches.length);
+    });
+
+    it('relists at once on a 410 ERROR event from a watch that was delivering', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().close(new Error('ECONNRESET'));
+      await expectRetryAfter(200, () => transport.watches.length);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '11'));
+      transport.lastWatch().emit('ERROR', { kind: 'Status', code: 410, reason: 'Expired' });
+      await flush();
+      expect(transport.lists).to.have.length(2);
+    });
+
+    it('backs off when the watch of a list it just made answers 410 every time', async () => {
+      await startSynced([]);
+      for (const delay of [200, 400, 800]) {
+        transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+        await expectRetryAfter(delay, () => transport.lists.length);
+        transport.lastList().resolve({ items: [], resourceVersion: '10' });
+        await flush();
+      }
+    });
+
     it('picks each watch timeout at random within the configured range', async () => {
       const draws = [0, 0.5, 0.9999];
       create({ watchTimeoutSeconds: { min: 300, max: 600 }, random: () => draws.shift() ?? 0 });
@@ -543,6 +593,78 @@ describe('Informer', () => {
       transport.lastWatch().emit('DELETED', machineSet('a', '16'));
       informer.upsert(machineSet('a', '15')); // the answer to our write, processed late
       expect(informer.get('ns/a')).to.equal(undefined);
+    });
+
+    it('a watch event older than the stored answer to our write does not replace it', async () => {
+      await startSynced([machineSet('a', '5')]);
+      informer.upsert(machineSet('a', '20', 4)); // the server's answer to our write
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '15', 2)); // someone's earlier change
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('20');
+      expect(
+        (informer.get('ns/a') as unknown as { spec: { replicas: number } }).spec.replicas,
+      ).to.equal(4);
+      expect(events, 'nothing changed in the store').to.deep.equal(['add ns/a@5']);
+      expect(informer.lastResourceVersion(), 'the watch still moved on').to.equal('15');
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '20', 4)); // our write's own event
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '21', 5)); // a later change
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('21');
+      expect(events.slice(1)).to.deep.equal(['update ns/a@20→20', 'update ns/a@20→21']);
+    });
+
+    it('lets the watch event win when resourceVersions are not both integers', async () => {
+      await startSynced([machineSet('a', '5')]);
+      informer.upsert(machineSet('a', '20'));
+      transport.lastWatch().emit('MODIFIED', machineSet('a', 'opaque-15'));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('opaque-15');
+    });
+
+    it('a deletion older than an object we created since does not remove it', async () => {
+      await startSynced([machineSet('a', '5')]);
+      informer.upsert(machineSet('a', '30')); // we deleted it and created it again
+      transport.lastWatch().emit('DELETED', machineSet('a', '25')); // the old one's deletion
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('30');
+      transport.lastWatch().emit('ADDED', machineSet('a', '30'));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('30');
+    });
+
+    it('keeps an upserted object being deleted (finalizers) until the watch reports the deletion', async () => {
+      await startSynced([machineSet('a', '5')]);
+      const deleting = {
+        ...machineSet('a', '20'),
+        metadata: {
+          ...machineSet('a', '20').metadata,
+          deletionTimestamp: '2030-01-01T00:00:00Z',
+          finalizers: ['example.com/hold'],
+        },
+      } as KubeObject;
+      informer.upsert(deleting); // the answer to our DELETE
+      const isDeleting = () => informer.get('ns/a')?.metadata.deletionTimestamp !== undefined;
+      expect(isDeleting()).to.equal(true);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '12')); // an earlier change, late
+      expect(isDeleting(), 'not undone by an older event').to.equal(true);
+      // A relist whose snapshot predates our DELETE does not undo it either.
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      await flush();
+      transport.lastList().resolve({ items: [machineSet('a', '12')], resourceVersion: '18' });
+      await flush();
+      expect(isDeleting(), 'not undone by an older list').to.equal(true);
+      transport.lastWatch().emit('MODIFIED', deleting);
+      expect(isDeleting()).to.equal(true);
+      transport.lastWatch().emit('DELETED', machineSet('a', '22'));
+      expect(informer.get('ns/a'), 'gone with the DELETED event').to.equal(undefined);
+      expect(events.at(-1)).to.equal('delete ns/a@22');
+    });
+
+    it('a relist newer than an upserted object replaces or drops it', async () => {
+      await startSynced([machineSet('a', '5'), machineSet('b', '6')]);
+      informer.upsert(machineSet('a', '20'));
+      informer.upsert(machineSet('b', '21'));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      await expectRetryAfter(200, () => transport.lists.length);
+      transport.lastList().resolve({ items: [machineSet('a', '24')], resourceVersion: '25' });
+      await flush();
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('24');
+      expect(informer.get('ns/b'), 'deleted before the list').to.equal(undefined);
     });
 
     it('remove forgets an object at once; the watch event still reports the delete', async () => {
