@@ -1,7 +1,7 @@
 // Reads an untyped providerSpec field by field. Every value of the wrong type becomes a
 // field error, and finish() reports each field nobody read: an unknown field must never
 // be dropped silently, because the administrator would lose it without noticing.
-import { quote, shorten } from './quote.js';
+import { keyPath, quote, shorten } from './quote.js';
 import type { FieldError } from './types.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -25,6 +25,13 @@ export class ConversionReport {
 
 export interface ArrayItem {
   value: unknown;
+  path: string;
+}
+
+/** One entry of a map of strings (labels, annotations, tags), with its path, e.g. `labels[team]`. */
+export interface MapEntry {
+  key: string;
+  value: string;
   path: string;
 }
 
@@ -66,7 +73,17 @@ export class ObjectReader {
 
   /** The path of a field; a key from the user (a map key) is shortened. */
   pathOf(key: string): string {
-    return `${this.path}.${shorten(key)}`;
+    const name = shorten(key);
+    return this.path === '' ? name : `${this.path}.${name}`;
+  }
+
+  /**
+   * The object at `key`, read the same way whether it is absent (as an empty object) or set;
+   * undefined, after recording an error, when it is not an object.
+   */
+  objectOrEmpty(key: string): ObjectReader | undefined {
+    const value = this.raw(key);
+    return ObjectReader.of(value === undefined ? {} : value, this.pathOf(key), this.report);
   }
 
   /** The raw value, marked as read. `null` counts as absent, as in Go's JSON decoding. */
@@ -168,6 +185,24 @@ export class ObjectReader {
       else this.report.error(path, `must be a string, but is ${describeValue(value)}.`);
     }
     return strings;
+  }
+
+  /**
+   * A map of strings such as labels: its entries in order. A value that is not a string is
+   * reported and skipped; a null one is skipped.
+   */
+  stringMap(key: string): MapEntry[] | undefined {
+    const map = this.object(key);
+    if (map === undefined) return undefined;
+    const entries: MapEntry[] = [];
+    for (const [name, value] of map.entries()) {
+      const path = keyPath(map.path, name);
+      if (typeof value === 'string') entries.push({ key: name, value, path });
+      else if (value !== undefined) {
+        this.report.error(path, `must be a string, but is ${describeValue(value)}.`);
+      }
+    }
+    return entries;
   }
 
   /** Marks every field as read and returns those that are not null. */

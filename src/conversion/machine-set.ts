@@ -4,7 +4,6 @@
 import type {
   CapiMachineSet,
   Infrastructure,
-  LabelSelector,
   MachineTemplate,
   MapiMachineSet,
 } from '../api/types.js';
@@ -18,8 +17,14 @@ import {
   SOURCE_LABEL,
 } from '../sync/markers.js';
 import { machineSetLabelValue, templateName } from '../sync/naming.js';
-import { convertAnnotations, convertLabels, isControlPlane } from './metadata.js';
-import type { Conversion, FieldError, PlatformConverter } from './types.js';
+import { ConversionReport, isJsonObject } from './field-reader.js';
+import { objectNameProblem } from './kube-names.js';
+import { checkSelectorMatches, convertSelector } from './label-selector.js';
+import { type MachineSetInput, readMachineSet } from './machine-set-input.js';
+import { isControlPlane } from './metadata.js';
+import { WrittenMap } from './mirror-metadata.js';
+import { nameList, quote, quoteList, shorten } from './quote.js';
+import type { Conversion, PlatformConverter, ProviderConversion } from './types.js';
 
 export const CAPI_GROUP = 'cluster.x-k8s.io';
 export const CAPI_VERSION = 'v1beta2';
@@ -41,137 +46,68 @@ export interface Mirror {
   template: MachineTemplate;
 }
 
-const DELETE_POLICIES = { Random: 'Random', Newest: 'Newest', Oldest: 'Oldest' } as const;
+const DELETE_ORDERS = ['Random', 'Newest', 'Oldest'] as const;
 const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
+const MAX_DATA_SECRET_NAME = 253;
+const MAX_FAILURE_DOMAIN = 256;
+const SKIP_PREFLIGHT_CHECKS = 'machineset.cluster.x-k8s.io/skip-preflight-checks';
+/** The preflight checks Cluster API's MachineSet webhook lets the annotation above skip. */
+const PREFLIGHT_CHECKS = [
+  'All',
+  'KubeadmVersionSkew',
+  'KubernetesVersionSkew',
+  'ControlPlaneIsStable',
+  'ControlPlaneVersionSkew',
+];
+const PRE_DRAIN_HOOK = 'pre-drain.delete.hook.machine.cluster.x-k8s.io/';
+const PRE_TERMINATE_HOOK = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/';
+const MACHINE_SET = 'the Cluster API MachineSet';
+const MACHINE_TEMPLATE = 'the Cluster API machine template';
 
-function hookAnnotations(mapi: MapiMachineSet): Record<string, string> {
-  const hooks = mapi.spec.template?.spec?.lifecycleHooks;
-  const out: Record<string, string> = {};
-  for (const hook of hooks?.preDrain ?? []) {
-    out[`pre-drain.delete.hook.machine.cluster.x-k8s.io/${hook.name}`] = hook.owner;
-  }
-  for (const hook of hooks?.preTerminate ?? []) {
-    out[`pre-terminate.delete.hook.machine.cluster.x-k8s.io/${hook.name}`] = hook.owner;
-  }
-  return out;
-}
-
-/** Merges maps, reporting keys that two sources set to different values. */
-function mergeWithoutConflict(
-  sources: { path: string; values: Record<string, string> }[],
-  errors: FieldError[],
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  const from: Record<string, string> = {};
-  for (const { path, values } of sources) {
-    for (const [key, value] of Object.entries(values)) {
-      const previous = out[key];
-      if (previous !== undefined && previous !== value) {
-        errors.push({
-          path: `${path}[${key}]`,
-          message: `sets "${key}" to "${value}" but ${from[key]} sets it to "${previous}"; both end up on the Cluster API machine template, so make them agree`,
-        });
-        continue;
-      }
-      out[key] = value;
-      from[key] = path;
-    }
-  }
-  return out;
-}
-
-function nonEmpty<T extends object>(value: T): T | undefined {
-  return Object.keys(value).length > 0 ? value : undefined;
-}
-
-function convertSelector(selector: LabelSelector, clusterName: string): LabelSelector {
-  const out: LabelSelector = {
-    matchLabels: { ...convertLabels(selector.matchLabels), [CLUSTER_NAME_LABEL]: clusterName },
-  };
-  if (selector.matchExpressions?.length) out.matchExpressions = selector.matchExpressions;
-  return out;
-}
-
+/**
+ * The mirror of a MAPI MachineSet, or every field error found. Takes any JSON as `mapi` and never
+ * throws: whatever the API server would refuse in the mirror is reported on the MAPI field.
+ */
 export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
-  const { mapi, infrastructure, converter, capiNamespace, paused } = input;
-  const errors: FieldError[] = [];
+  const { infrastructure, converter, capiNamespace, paused } = input;
+  const report = new ConversionReport();
   const clusterName = infrastructure.status?.infrastructureName ?? '';
-  const name = mapi.metadata.name;
-  const machineSpec = mapi.spec.template?.spec;
+  const mapi = readMachineSet(input.mapi, report);
 
-  const providerSpec = machineSpec?.providerSpec?.value;
-  const kind = (providerSpec as { kind?: unknown } | undefined)?.kind;
+  const providerSpec = mapi.providerSpec.value;
+  const kind = isJsonObject(providerSpec) ? providerSpec.kind : undefined;
   if (typeof kind === 'string' && kind !== converter.providerSpecKind) {
-    errors.push({
-      path: `${PROVIDER_SPEC_PATH}.kind`,
-      message: `is ${kind}, but this cluster's platform is ${converter.platform}, whose machines use ${converter.providerSpecKind}; a MachineSet can only be mirrored for the cluster's own platform`,
-    });
-    return { ok: false, errors };
+    report.error(
+      `${PROVIDER_SPEC_PATH}.kind`,
+      `is ${shorten(kind)}, but this cluster's platform is ${converter.platform}, whose machines use ${converter.providerSpecKind}; a MachineSet can only be mirrored for the cluster's own platform.`,
+    );
+    return { ok: false, errors: report.errors };
   }
-  const provider = converter.convert(providerSpec, {
-    infrastructure,
-    path: PROVIDER_SPEC_PATH,
-    controlPlane: isControlPlane(mapi.metadata.labels),
-  });
-  if (!provider.ok) errors.push(...provider.errors);
+  const provider = mapi.providerSpec.readable
+    ? converter.convert(providerSpec, {
+        infrastructure,
+        path: PROVIDER_SPEC_PATH,
+        controlPlane: isControlPlane(Object.fromEntries(mapi.labels.map((l) => [l.key, l.value]))),
+      })
+    : undefined;
+  if (provider && !provider.ok) report.errors.push(...provider.errors);
 
-  if (mapi.metadata.ownerReferences?.length) {
-    const owners = mapi.metadata.ownerReferences.map((r) => `${r.kind} ${r.name}`).join(', ');
-    errors.push({
-      path: 'metadata.ownerReferences',
-      message: `this MachineSet is owned by ${owners}; owner references resolve within one namespace, so the mirror in ${capiNamespace} cannot carry them (the garbage collector would delete it). Remove the owner references, or let the owner manage the migration`,
-    });
+  checkMachineSet(mapi, capiNamespace, report);
+  const order = deletionOrder(mapi.deletePolicy, report);
+  const metadata = convertMetadata(mapi, clusterName, paused, report);
+  const selectorLabels = new WrittenMap('label', `the selector of ${MACHINE_SET}`, report);
+  selectorLabels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
+  const selector = mapi.selector && convertSelector(mapi.selector, selectorLabels, report);
+  if (selector && metadata.templateLabelsValid) {
+    checkSelectorMatches(selector, metadata.templateLabels, report);
   }
-  if (machineSpec?.taints?.length) {
-    errors.push({
-      path: 'spec.template.spec.taints',
-      message:
-        'node taints have no faithful Cluster API equivalent in this version of the mirror; remove them from the MachineSet (and apply them to the nodes another way) before mirroring',
-    });
-  }
-  if (machineSpec?.providerID) {
-    errors.push({
-      path: 'spec.template.spec.providerID',
-      message: 'must not be set on a MachineSet template: every machine gets its own; remove it',
-    });
-  }
-  const deletePolicy = mapi.spec.deletePolicy || 'Random';
-  const order = DELETE_POLICIES[deletePolicy as keyof typeof DELETE_POLICIES];
-  if (!order) {
-    errors.push({
-      path: 'spec.deletePolicy',
-      message: `"${deletePolicy}" is not a delete policy; use Random, Newest or Oldest`,
-    });
+  if (provider?.ok) checkProviderConversion(provider.value, report);
+  if (report.errors.length > 0 || !provider?.ok || !order || !selector || !mapi.name) {
+    return { ok: false, errors: report.errors };
   }
 
-  const templateLabels = mergeWithoutConflict(
-    [
-      {
-        path: 'spec.template.metadata.labels',
-        values: convertLabels(mapi.spec.template?.metadata?.labels),
-      },
-      { path: 'spec.template.spec.metadata.labels', values: machineSpec?.metadata?.labels ?? {} },
-      { path: 'cluster name', values: { [CLUSTER_NAME_LABEL]: clusterName } },
-    ],
-    errors,
-  );
-  const templateAnnotations = mergeWithoutConflict(
-    [
-      {
-        path: 'spec.template.metadata.annotations',
-        values: convertAnnotations(mapi.spec.template?.metadata?.annotations),
-      },
-      {
-        path: 'spec.template.spec.metadata.annotations',
-        values: machineSpec?.metadata?.annotations ?? {},
-      },
-      { path: 'spec.template.spec.lifecycleHooks', values: hookAnnotations(mapi) },
-    ],
-    errors,
-  );
-
-  if (errors.length > 0 || !provider.ok || !order) return { ok: false, errors };
-
+  const { labels, annotations, templateLabels, templateAnnotations } = metadata;
+  const name = mapi.name;
   const { templateSpec, failureDomain, userDataSecretName } = provider.value;
   const pausedAnnotation: Record<string, string> = paused
     ? { [PAUSED_ANNOTATION]: PAUSED_VALUE }
@@ -198,18 +134,18 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     metadata: {
       name,
       namespace: capiNamespace,
-      labels: { ...convertLabels(mapi.metadata.labels), [CLUSTER_NAME_LABEL]: clusterName },
-      annotations: { ...convertAnnotations(mapi.metadata.annotations), ...pausedAnnotation },
+      labels: labels.toObject(),
+      annotations: annotations.toObject(),
     },
     spec: {
       clusterName,
-      replicas: mapi.spec.replicas ?? 1,
-      selector: convertSelector(mapi.spec.selector, clusterName),
+      replicas: mapi.replicas ?? 1,
+      selector: selector.selector,
       deletion: { order },
       template: {
         metadata: nonEmpty({
-          ...(nonEmpty(templateLabels) ? { labels: templateLabels } : {}),
-          ...(nonEmpty(templateAnnotations) ? { annotations: templateAnnotations } : {}),
+          ...(templateLabels.size > 0 ? { labels: templateLabels.toObject() } : {}),
+          ...(templateAnnotations.size > 0 ? { annotations: templateAnnotations.toObject() } : {}),
         }),
         spec: {
           clusterName,
@@ -220,11 +156,150 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
             name: template.metadata.name,
           },
           ...(failureDomain ? { failureDomain } : {}),
-          ...(mapi.spec.minReadySeconds ? { minReadySeconds: mapi.spec.minReadySeconds } : {}),
+          ...(mapi.minReadySeconds ? { minReadySeconds: mapi.minReadySeconds } : {}),
         },
       },
     },
   };
   if (!machineSet.spec.template.metadata) delete machineSet.spec.template.metadata;
-  return { ok: true, value: { machineSet, template }, warnings: provider.warnings };
+  return {
+    ok: true,
+    value: { machineSet, template },
+    warnings: [...provider.warnings, ...report.warnings],
+  };
+}
+
+function nonEmpty<T extends object>(value: T): T | undefined {
+  return Object.keys(value).length > 0 ? value : undefined;
+}
+
+function clusterNameReason(clusterName: string): string {
+  return `this cluster's Cluster API cluster is ${quote(clusterName)}`;
+}
+
+/** The labels and annotations of the mirror and of its machine template, as written. */
+interface MirrorMetadata {
+  labels: WrittenMap;
+  annotations: WrittenMap;
+  templateLabels: WrittenMap;
+  templateAnnotations: WrittenMap;
+  /** All template labels were read and are valid: the selector can be checked against them. */
+  templateLabelsValid: boolean;
+}
+
+function convertMetadata(
+  mapi: MachineSetInput,
+  clusterName: string,
+  paused: boolean,
+  report: ConversionReport,
+): MirrorMetadata {
+  const labels = new WrittenMap('label', MACHINE_SET, report);
+  labels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
+  labels.addConverted(mapi.labels);
+  labels.validate('metadata.labels');
+  const annotations = new WrittenMap('annotation', MACHINE_SET, report);
+  annotations.addConverted(mapi.annotations);
+  if (paused) annotations.override(PAUSED_ANNOTATION, PAUSED_VALUE);
+  annotations.validate('metadata.annotations');
+  checkSkippedPreflightChecks(mapi, report);
+
+  // Node labels and annotations go to the machine template as they are.
+  const beforeTemplateLabels = report.errors.length;
+  const templateLabels = new WrittenMap('label', MACHINE_TEMPLATE, report);
+  templateLabels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
+  templateLabels.addConverted(mapi.templateLabels);
+  for (const { key, value, path } of mapi.nodeLabels) templateLabels.add(key, value, path);
+  templateLabels.validate('spec.template.metadata.labels');
+  const templateLabelsValid =
+    mapi.templateLabelsRead && report.errors.length === beforeTemplateLabels;
+
+  const templateAnnotations = new WrittenMap('annotation', MACHINE_TEMPLATE, report);
+  templateAnnotations.addConverted(mapi.templateAnnotations);
+  for (const { key, value, path } of mapi.nodeAnnotations) {
+    templateAnnotations.add(key, value, path);
+  }
+  for (const hook of mapi.preDrainHooks) {
+    templateAnnotations.add(`${PRE_DRAIN_HOOK}${hook.name}`, hook.owner, hook.path, true);
+  }
+  for (const hook of mapi.preTerminateHooks) {
+    templateAnnotations.add(`${PRE_TERMINATE_HOOK}${hook.name}`, hook.owner, hook.path, true);
+  }
+  templateAnnotations.validate('spec.template.metadata.annotations');
+  return { labels, annotations, templateLabels, templateAnnotations, templateLabelsValid };
+}
+
+/** What the mirror cannot carry at all. */
+function checkMachineSet(mapi: MachineSetInput, capiNamespace: string, report: ConversionReport) {
+  const nameProblem = mapi.name === undefined ? undefined : objectNameProblem(mapi.name);
+  if (nameProblem !== undefined) {
+    report.error(
+      'metadata.name',
+      `is ${quote(mapi.name ?? '')}, which is not a valid name for a Cluster API MachineSet: ${nameProblem}; rename the MachineSet.`,
+    );
+  }
+  if (mapi.owners.length > 0) {
+    report.error(
+      'metadata.ownerReferences',
+      `this MachineSet is owned by ${nameList(mapi.owners)}; owner references resolve within one namespace, so the mirror in ${capiNamespace} cannot carry them (the garbage collector would delete it). Remove the owner references, or let the owner manage the migration.`,
+    );
+  }
+  if (mapi.hasTaints) {
+    report.error(
+      'spec.template.spec.taints',
+      'node taints have no faithful Cluster API equivalent in this version of the mirror; remove them from the MachineSet (and apply them to the nodes another way) before mirroring.',
+    );
+  }
+  if (mapi.providerID) {
+    report.error(
+      'spec.template.spec.providerID',
+      'must not be set on a MachineSet template: every machine gets its own; remove it.',
+    );
+  }
+}
+
+function deletionOrder(
+  deletePolicy: string | undefined,
+  report: ConversionReport,
+): (typeof DELETE_ORDERS)[number] | undefined {
+  if (deletePolicy === undefined) return 'Random';
+  const order = DELETE_ORDERS.find((o) => o === deletePolicy);
+  if (!order) {
+    report.error(
+      'spec.deletePolicy',
+      `is ${quote(deletePolicy)}, which is not a delete policy; use Random, Newest or Oldest.`,
+    );
+  }
+  return order;
+}
+
+/** Cluster API's MachineSet webhook refuses preflight checks it does not know. */
+function checkSkippedPreflightChecks(mapi: MachineSetInput, report: ConversionReport) {
+  const annotation = mapi.annotations.find((a) => a.key === SKIP_PREFLIGHT_CHECKS);
+  if (!annotation || annotation.value === '') return;
+  const unknown = annotation.value
+    .split(',')
+    .map((check) => check.trim())
+    .filter((check) => !PREFLIGHT_CHECKS.includes(check));
+  if (unknown.length === 0) return;
+  report.error(
+    annotation.path,
+    `lists ${quoteList(unknown)}, which is not a Cluster API preflight check; use a comma-separated list of ${PREFLIGHT_CHECKS.join(', ')}.`,
+  );
+}
+
+/** What the platform converter produced, within the limits of the Cluster API MachineSet. */
+function checkProviderConversion(provider: ProviderConversion, report: ConversionReport) {
+  const { userDataSecretName, failureDomain } = provider;
+  if (userDataSecretName && userDataSecretName.length > MAX_DATA_SECRET_NAME) {
+    report.error(
+      `${PROVIDER_SPEC_PATH}.userDataSecret.name`,
+      `is ${userDataSecretName.length} characters long, but Cluster API accepts a bootstrap data secret name of at most ${MAX_DATA_SECRET_NAME}; use a Secret with a shorter name.`,
+    );
+  }
+  if (failureDomain && failureDomain.length > MAX_FAILURE_DOMAIN) {
+    report.error(
+      PROVIDER_SPEC_PATH,
+      `sets the zone, which becomes the Cluster API failure domain, to ${quote(failureDomain)}, but Cluster API accepts a failure domain of at most ${MAX_FAILURE_DOMAIN} characters; correct the zone.`,
+    );
+  }
 }
