@@ -3,6 +3,12 @@
 // lease duration (measured on our own clock from when we last saw it change,
 // so clock skew between nodes does not matter); the leader renews every retry
 // period and gives up when it could not renew within the renew deadline.
+//
+// The renew deadline is enforced by a timer of its own: a leader whose renewals hang stops
+// leading at the deadline, not whenever a hanging request returns. Every lease request also has
+// a timeout shorter than the retry period. Deadlines are counted from when a successful renewal
+// started (the renewTime it wrote), so since renewDeadline < leaseDuration a leader that cannot
+// renew stops before any standby can take the lease over.
 import {
   CoordinationV1Api,
   V1MicroTime,
@@ -11,6 +17,7 @@ import {
 } from '@kubernetes/client-node';
 import { realClock, type Clock } from '../clock.js';
 import type { Logger } from '../logging.js';
+import { createApiClient } from './api-client.js';
 import { describeError, isConflict, isNotFound } from './errors.js';
 
 export interface LeaderElectionTimings {
@@ -26,6 +33,12 @@ export const OPENSHIFT_TIMINGS: LeaderElectionTimings = {
   retryPeriodMs: 26_000,
 };
 
+/** The lease calls the elector makes; CoordinationV1Api has them. */
+export type LeaseApi = Pick<
+  CoordinationV1Api,
+  'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'
+>;
+
 export interface LeaderElectionOptions extends LeaderElectionTimings {
   kubeConfig: KubeConfig;
   namespace: string;
@@ -33,6 +46,13 @@ export interface LeaderElectionOptions extends LeaderElectionTimings {
   identity: string;
   logger: Logger;
   clock?: Clock;
+  /**
+   * Timeout of each lease request; must be shorter than the retry period. Default: half the
+   * retry period (an attempt makes two requests: read, then create or replace).
+   */
+  requestTimeoutMs?: number;
+  /** The lease API; by default one on `kubeConfig` with `requestTimeoutMs` per request. */
+  api?: LeaseApi;
   /** Called once when this process becomes the leader. */
   onStartedLeading: () => void;
   /** Called once when leadership is lost (not when released); the process should exit. */
@@ -53,19 +73,36 @@ export function validateTimings({
   if (!(retryPeriodMs > 0)) throw new Error('the retry period must be positive');
 }
 
+/** The timeout of each lease request: the one asked for, capped at half the retry period. */
+export function leaseRequestTimeoutMs(retryPeriodMs: number, requestTimeoutMs?: number): number {
+  const cap = Math.max(1, Math.floor(retryPeriodMs / 2));
+  return requestTimeoutMs === undefined ? cap : Math.min(requestTimeoutMs, cap);
+}
+
+/** How an attempt to acquire or renew the lease ended. */
+type AttemptResult = 'held' | 'held-by-other' | 'failed';
+
 export class LeaderElector {
-  private readonly api: CoordinationV1Api;
+  private readonly api: LeaseApi;
   private readonly clock: Clock;
   private leading = false;
   private stopped = false;
+  /** The next attempt's timer. */
   private timer: unknown;
-  private lastRenewedAt = 0;
+  /** Fires when the leader has not renewed within the renew deadline. */
+  private deadlineTimer: unknown;
+  /** Increases on every attempt, so the answer of a stale attempt is recognised. */
+  private attempt = 0;
   /** The lease as we last saw it, and when (on our clock) it last changed. */
   private observed: { holder: string; renewTime: string; at: number } | undefined;
 
   constructor(private readonly options: LeaderElectionOptions) {
     validateTimings(options);
-    this.api = options.kubeConfig.makeApiClient(CoordinationV1Api);
+    if (options.requestTimeoutMs !== undefined && !(options.requestTimeoutMs > 0)) {
+      throw new Error('the lease request timeout must be positive');
+    }
+    const timeoutMs = leaseRequestTimeoutMs(options.retryPeriodMs, options.requestTimeoutMs);
+    this.api = options.api ?? createApiClient(options.kubeConfig, CoordinationV1Api, { timeoutMs });
     this.clock = options.clock ?? realClock;
   }
 
@@ -81,6 +118,7 @@ export class LeaderElector {
   async release(): Promise<void> {
     this.stopped = true;
     this.clock.clearTimeout(this.timer);
+    this.clock.clearTimeout(this.deadlineTimer);
     if (!this.leading) return;
     this.leading = false;
     try {
@@ -108,16 +146,25 @@ export class LeaderElector {
 
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    let renewed = false;
+    const attempt = ++this.attempt;
+    const startedAt = this.clock.now();
+    let result: AttemptResult = 'failed';
     try {
-      renewed = await this.tryAcquireOrRenew();
+      result = await this.tryAcquireOrRenew(startedAt);
     } catch (err) {
-      this.options.logger.warn('leader election attempt failed', { error: describeError(err) });
+      if (!this.stopped) {
+        this.options.logger.warn('leader election attempt failed', { error: describeError(err) });
+      }
     }
-    if (this.stopped) return;
-    const now = this.clock.now();
-    if (renewed) {
-      this.lastRenewedAt = now;
+    if (this.stopped || attempt !== this.attempt) return;
+    if (result === 'held-by-other' && this.leading) {
+      // Someone else holds the lease we thought was ours: we are not the leader, whatever the
+      // deadline says.
+      this.lose('another candidate holds the lease');
+      return;
+    }
+    if (result === 'held') {
+      this.renewedAt(startedAt);
       if (!this.leading) {
         this.leading = true;
         this.options.logger.info('became leader', {
@@ -126,14 +173,36 @@ export class LeaderElector {
         });
         this.options.onStartedLeading();
       }
-    } else if (this.leading && now - this.lastRenewedAt >= this.options.renewDeadlineMs) {
-      this.leading = false;
-      this.stopped = true;
-      this.options.logger.error('lost leader lease', { lease: this.options.name });
-      this.options.onStoppedLeading();
-      return;
     }
     this.schedule();
+  }
+
+  /**
+   * A renewal that started at `startedAt` succeeded: the deadline moves to renewDeadline after
+   * it. The time left is measured from now, so a renewal that took long leaves less of it.
+   */
+  private renewedAt(startedAt: number): void {
+    this.clock.clearTimeout(this.deadlineTimer);
+    const remainingMs = startedAt + this.options.renewDeadlineMs - this.clock.now();
+    this.deadlineTimer = this.clock.setTimeout(
+      () => this.lose('not renewed within the renew deadline'),
+      Math.max(0, remainingMs),
+    );
+  }
+
+  /** Stops leading now, whatever requests are still pending, and campaigns no more. */
+  private lose(reason: string): void {
+    if (this.stopped || !this.leading) return;
+    this.leading = false;
+    this.stopped = true;
+    this.clock.clearTimeout(this.timer);
+    this.clock.clearTimeout(this.deadlineTimer);
+    this.options.logger.error('lost leader lease', {
+      lease: `${this.options.namespace}/${this.options.name}`,
+      reason,
+      renewDeadlineMs: this.options.renewDeadlineMs,
+    });
+    this.options.onStoppedLeading();
   }
 
   private async read(): Promise<V1Lease | undefined> {
@@ -148,10 +217,9 @@ export class LeaderElector {
     }
   }
 
-  /** True when we hold the lease after this attempt. */
-  private async tryAcquireOrRenew(): Promise<boolean> {
+  /** Whether we hold the lease after this attempt (with renewTime `now`), or who does. */
+  private async tryAcquireOrRenew(now: number): Promise<AttemptResult> {
     const { identity, name, namespace, leaseDurationMs } = this.options;
-    const now = this.clock.now();
     const leaseDurationSeconds = Math.ceil(leaseDurationMs / 1000);
     const lease = await this.read();
     if (!lease) {
@@ -169,9 +237,9 @@ export class LeaderElector {
             },
           },
         });
-        return true;
+        return 'held';
       } catch (err) {
-        if (isConflict(err)) return false; // someone else created it first
+        if (isConflict(err)) return 'failed'; // someone else created it first
         throw err;
       }
     }
@@ -179,16 +247,18 @@ export class LeaderElector {
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
     const renewTime = spec.renewTime ? new Date(spec.renewTime).toISOString() : '';
+    // When we saw it change is when the read answered, not when this attempt started.
+    const seenAt = this.clock.now();
     if (
       !this.observed ||
       this.observed.holder !== holder ||
       this.observed.renewTime !== renewTime
     ) {
-      this.observed = { holder, renewTime, at: now };
+      this.observed = { holder, renewTime, at: seenAt };
     }
     const heldByOther = holder !== '' && holder !== identity;
     const holderDurationMs = (spec.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
-    if (heldByOther && this.observed.at + holderDurationMs > now) return false;
+    if (heldByOther && this.observed.at + holderDurationMs > seenAt) return 'held-by-other';
 
     const transition = holder !== identity;
     lease.spec = {
@@ -202,9 +272,9 @@ export class LeaderElector {
     };
     try {
       await this.api.replaceNamespacedLease({ name, namespace, body: lease });
-      return true;
+      return 'held';
     } catch (err) {
-      if (isConflict(err)) return false;
+      if (isConflict(err)) return 'failed';
       throw err;
     }
   }
