@@ -3,6 +3,11 @@
 import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/types.js';
 import { stableHash } from '../sync/naming.js';
+import {
+  createApiClient,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ApiClientOptions,
+} from './api-client.js';
 import { isConflict } from './errors.js';
 
 export interface EventToRecord {
@@ -18,8 +23,12 @@ export interface EventRecorder {
 const COMPONENT = 'mapi-capi-sync';
 const MAX_MESSAGE = 1024;
 
-export function createEventRecorder(kubeConfig: KubeConfig, now: () => Date): EventRecorder {
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+export function createEventRecorder(
+  kubeConfig: KubeConfig,
+  now: () => Date,
+  options: ApiClientOptions = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS },
+): EventRecorder {
+  const core = createApiClient(kubeConfig, CoreV1Api, options);
   return {
     async record(object: KubeObject, event: EventToRecord): Promise<void> {
       const namespace = object.metadata.namespace ?? 'default';

@@ -8,6 +8,11 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import type { KubeObject, Patch } from '../api/types.js';
+import {
+  createApiClient,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ApiClientOptions,
+} from './api-client.js';
 import { isNotFound } from './errors.js';
 import type { Resource } from './resources.js';
 
@@ -30,8 +35,11 @@ export interface ObjectWriter {
   delete<T extends KubeObject>(resource: Resource, object: T): Promise<T | undefined>;
 }
 
-export function createObjectWriter(kubeConfig: KubeConfig): ObjectWriter {
-  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+export function createObjectWriter(
+  kubeConfig: KubeConfig,
+  options: ApiClientOptions = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS },
+): ObjectWriter {
+  const api = createApiClient(kubeConfig, CustomObjectsApi, options);
   const target = (resource: Resource, object: KubeObject) => ({
     group: resource.group,
     version: resource.version,
