@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { runWorkers } from '../../../src/controller/workers.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
 import type { LogMeta, Logger } from '../../../src/logging.js';
+import { ProgressTracker } from '../../../src/observability/progress.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 interface Deferred {
   promise: Promise<void>;
@@ -14,15 +16,28 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
-/** A logger that keeps what was logged at error level. */
-function recordingLogger(): Logger & { errors: { message: string; meta?: LogMeta }[] } {
-  const errors: { message: string; meta?: LogMeta }[] = [];
+interface LogRecord {
+  level: string;
+  message: string;
+  meta?: LogMeta;
+}
+
+/** A logger that keeps everything, and what was logged at error level apart. */
+function recordingLogger(): Logger & { records: LogRecord[]; errors: LogRecord[] } {
+  const records: LogRecord[] = [];
+  const at =
+    (level: string) =>
+    (message: string, meta?: LogMeta): void =>
+      void records.push({ level, message, ...(meta ? { meta } : {}) });
   const logger = {
-    errors,
-    debug: () => undefined,
-    info: () => undefined,
-    warn: () => undefined,
-    error: (message: string, meta?: LogMeta) => void errors.push({ message, meta }),
+    records,
+    get errors() {
+      return records.filter((r) => r.level === 'error');
+    },
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     child: () => logger,
   };
   return logger;
@@ -76,7 +91,7 @@ describe('runWorkers', () => {
     expect(logger.errors).to.deep.equal([]);
   });
 
-  it('retries a failing key with backoff, logs each failure, and forgets it on success', async () => {
+  it('retries a failing key with backoff, warns of each failure, and forgets it on success', async () => {
     let attempts = 0;
     const running = runWorkers(
       queue,
@@ -93,10 +108,137 @@ describe('runWorkers', () => {
     await until(() => queue.numRequeues('a') === 0, 'the success was recorded');
     queue.shutDown();
     await running;
-    expect(logger.errors.map((e) => e.meta)).to.deep.equal([
-      { key: 'a', requeues: 1, error: "boom 1: 'a'" },
-      { key: 'a', requeues: 2, error: "boom 2: 'a'" },
+    expect(logger.records.map((r) => [r.level, r.message, r.meta])).to.deep.equal([
+      ['warn', 'processing failed; will retry', { key: 'a', requeues: 1, error: "boom 1: 'a'" }],
+      ['warn', 'processing failed; will retry', { key: 'a', requeues: 2, error: "boom 2: 'a'" }],
     ]);
+  });
+
+  it('logs a failure as an error only once the key has failed five times in a row', async () => {
+    let attempts = 0;
+    const running = runWorkers(
+      queue,
+      1,
+      () => {
+        attempts++;
+        if (attempts <= 6) return Promise.reject(new Error(`boom ${attempts}`));
+        return Promise.resolve();
+      },
+      logger,
+    );
+    queue.add('a');
+    await until(() => attempts === 7, 'the seventh attempt ran');
+    queue.shutDown();
+    await running;
+    expect(logger.records.map((r) => `${r.level} ${String(r.meta?.requeues)}`)).to.deep.equal([
+      'warn 1',
+      'warn 2',
+      'warn 3',
+      'warn 4',
+      'error 5',
+      'error 6',
+    ]);
+  });
+
+  it('logs an error in one line, however many lines its message and causes have', async () => {
+    const apiError = new Error(
+      'HTTP-Code: 500\nMessage: Unknown API Status Code!\nBody: "{\\n  \\"message\\": \\"etcdserver: leader changed\\"\\n}"\nHeaders: {}',
+    );
+    let attempts = 0;
+    const running = runWorkers(
+      queue,
+      1,
+      () => {
+        attempts++;
+        if (attempts === 1) throw new Error('updating status\nof ns/a', { cause: apiError });
+        return Promise.resolve();
+      },
+      logger,
+    );
+    queue.add('a');
+    await until(() => attempts === 2, 'the key was retried');
+    queue.shutDown();
+    await running;
+    const error = String(logger.records[0]?.meta?.error);
+    expect(error).to.not.match(/[\r\n]/);
+    expect(error).to.equal(
+      'updating status of ns/a: HTTP-Code: 500 Message: Unknown API Status Code! Body: "{\\n  \\"message\\": \\"etcdserver: leader changed\\"\\n}" Headers: {}',
+    );
+  });
+
+  it('requeues a key that asks for a retry with its growing backoff, without an error', async () => {
+    const addAfter: [string, number][] = [];
+    const original = queue.addAfter.bind(queue);
+    queue.addAfter = (key, ms) => {
+      addAfter.push([key, ms]);
+      original(key, ms);
+    };
+    let attempts = 0;
+    const requeuesSeen: number[] = [];
+    const running = runWorkers(
+      queue,
+      1,
+      (key) => {
+        attempts++;
+        requeuesSeen.push(queue.numRequeues(key));
+        if (attempts === 2) return Promise.reject(new Error('a real failure'));
+        if (attempts <= 4) return Promise.resolve({ retry: true as const });
+        return Promise.resolve();
+      },
+      logger,
+    );
+    queue.add('a');
+    await until(() => attempts === 5, 'the fifth attempt ran');
+    await until(() => queue.numRequeues('a') === 0, 'the success was recorded');
+    queue.shutDown();
+    await running;
+    expect(requeuesSeen, 'retries do not reset the backoff').to.deep.equal([0, 1, 2, 3, 4]);
+    expect(addAfter).to.deep.equal([
+      ['a', 1],
+      ['a', 2],
+      ['a', 4],
+      ['a', 8],
+    ]);
+    expect(logger.errors).to.deep.equal([]);
+    expect(logger.records.map((r) => `${r.level} ${r.message}`)).to.deep.equal([
+      'debug requeued after an expected race',
+      'warn processing failed; will retry',
+      'debug requeued after an expected race',
+      'debug requeued after an expected race',
+    ]);
+  });
+
+  it('tells the progress tracker when each key is taken and finished, however it ends', async () => {
+    const clock = new FakeClock();
+    const progress = new ProgressTracker({ stallThresholdMs: 1000, clock });
+    const gates = new Map<string, Deferred>();
+    const running = runWorkers(
+      queue,
+      2,
+      async (key) => {
+        const gate = deferred();
+        gates.set(key, gate);
+        await gate.promise;
+        if (key === 'b') throw new Error('fails');
+      },
+      logger,
+      { progress },
+    );
+    queue.add('a');
+    queue.add('b');
+    queue.add('c');
+    await until(() => gates.size === 2, 'a and b are in flight');
+    await clock.advance(1001);
+    expect(progress.health()).to.deep.include({ healthy: false });
+    gates.get('a')?.resolve();
+    gates.get('b')?.resolve();
+    await until(() => gates.size === 3, 'c is in flight');
+    expect(progress.health(), 'a and b finished, c just started').to.deep.equal({
+      healthy: true,
+    });
+    gates.get('c')?.resolve();
+    queue.shutDown();
+    await running;
   });
 
   it('treats a synchronous throw as a failure', async () => {
@@ -115,7 +257,7 @@ describe('runWorkers', () => {
     await until(() => attempts === 2, 'the key was retried');
     queue.shutDown();
     await running;
-    expect(logger.errors).to.have.length(1);
+    expect(logger.records.map((r) => r.level)).to.deep.equal(['warn']);
   });
 
   it('requeues after requeueAfterMs on success, with its backoff reset', async () => {
