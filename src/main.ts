@@ -3,12 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startController, type RunningController } from './controller/controller.js';
+import {
+  startController,
+  type ControllerOptions,
+  type RunningController,
+} from './controller/controller.js';
 import { converterFor, SUPPORTED_PLATFORMS } from './conversion/platforms.js';
 import { LeaderElector, validateTimings } from './kube/leader-election.js';
 import { createLogger, type Logger } from './logging.js';
 import { parseBindAddress, serve, type Endpoints } from './observability/http-server.js';
 import { Metrics } from './observability/metrics.js';
+import { ProgressTracker, type HealthStatus } from './observability/progress.js';
 import { parseOptions, USAGE, UsageError, type Options } from './options.js';
 
 function loadKubeConfig(options: Options): KubeConfig {
@@ -97,6 +102,8 @@ async function main(): Promise<number> {
     platform: options.platform ?? '(from Infrastructure)',
     workers: options.workers,
     leaderElect: options.leaderElect,
+    requestTimeoutMs: options.requestTimeoutMs,
+    healthStallThresholdMs: options.healthStallThresholdMs,
   });
 
   // The metrics read the controller's cache, and the controller reports to the metrics.
@@ -114,6 +121,7 @@ async function main(): Promise<number> {
         leaseDurationMs: options.leaseDurationMs,
         renewDeadlineMs: options.renewDeadlineMs,
         retryPeriodMs: options.retryPeriodMs,
+        requestTimeoutMs: options.requestTimeoutMs,
         logger,
         onStartedLeading: () => {
           metrics.leader(true);
@@ -135,7 +143,14 @@ async function main(): Promise<number> {
     metrics.leader(true);
   }
 
-  const running = startController({
+  // The workers report their progress here; /healthz fails when they stall.
+  const progress = new ProgressTracker({ stallThresholdMs: options.healthStallThresholdMs });
+  // requestTimeoutMs (API requests) and progress (handed on to runWorkers) are for the
+  // controller to use; the intersection keeps this compiling until ControllerOptions has them.
+  const controllerOptions: ControllerOptions & {
+    requestTimeoutMs: number;
+    progress: ProgressTracker;
+  } = {
     kubeConfig,
     mapiNamespace: options.mapiNamespace,
     capiNamespace: options.capiNamespace,
@@ -145,12 +160,26 @@ async function main(): Promise<number> {
     logger,
     metrics,
     ...(leadership ? { leadership } : {}),
-  });
+    requestTimeoutMs: options.requestTimeoutMs,
+    progress,
+  };
+  const running = startController(controllerOptions);
   wiring.controller = running;
+  let stalled = false;
+  const health = (): HealthStatus => {
+    const status = progress.health();
+    if (!status.healthy && !stalled) {
+      logger.error('workers stalled; /healthz fails', { reason: status.reason });
+    } else if (status.healthy && stalled) {
+      logger.info('workers progress again; /healthz passes');
+    }
+    stalled = !status.healthy;
+    return status;
+  };
   try {
     await startHttp(
       options,
-      { healthy: () => true, ready: () => running.synced(), registry: metrics.registry },
+      { health, ready: () => running.synced(), registry: metrics.registry },
       logger,
     );
   } catch (err) {

@@ -16,6 +16,10 @@ export interface Options {
   metricsBindAddress: string;
   healthProbeBindAddress: string;
   shutdownTimeoutMs: number;
+  /** Timeout of every API request (watches excepted; lease requests at most half the retry period). */
+  requestTimeoutMs: number;
+  /** /healthz fails when the workers made no progress for this long. */
+  healthStallThresholdMs: number;
   mapiNamespace: string;
   capiNamespace: string;
   platform?: string;
@@ -48,6 +52,10 @@ Flags:
                            (single-node OpenShift uses 270s / 240s / 60s)
   --metrics-bind-address ADDR        serve /metrics here, "0" to disable (default: :8080)
   --health-probe-bind-address ADDR   serve /healthz and /readyz here, "0" to disable (default: :8081)
+  --health-stall-threshold D   /healthz fails when a reconcile has run this long, or keys have
+                           waited this long with no reconcile taken or finished (default: 5m)
+  --request-timeout D      timeout of every API request; a lease request gets at most half the
+                           retry period; watches are restarted when silent instead (default: 30s)
   --shutdown-timeout D     on SIGTERM, how long in-flight reconciles may take (default: 30s)
   -h, --help               show this help
 
@@ -60,7 +68,9 @@ type DurationFlag =
   | 'leader-elect-lease-duration'
   | 'leader-elect-renew-deadline'
   | 'leader-elect-retry-period'
-  | 'shutdown-timeout';
+  | 'shutdown-timeout'
+  | 'request-timeout'
+  | 'health-stall-threshold';
 
 const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -105,6 +115,8 @@ export function parseOptions(
         'metrics-bind-address': { type: 'string', default: ':8080' },
         'health-probe-bind-address': { type: 'string', default: ':8081' },
         'shutdown-timeout': { type: 'string', default: '30s' },
+        'request-timeout': { type: 'string', default: '30s' },
+        'health-stall-threshold': { type: 'string', default: '5m' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -138,6 +150,9 @@ export function parseOptions(
       );
     }
   }
+  for (const flag of ['request-timeout', 'health-stall-threshold'] as const) {
+    if (duration(flag) <= 0) throw new UsageError(`--${flag} must be longer than 0`);
+  }
   const kubeconfig = values.kubeconfig ?? (env.KUBECONFIG || undefined);
   return {
     ...(kubeconfig ? { kubeconfig } : {}),
@@ -151,6 +166,8 @@ export function parseOptions(
     metricsBindAddress: values['metrics-bind-address'],
     healthProbeBindAddress: values['health-probe-bind-address'],
     shutdownTimeoutMs: duration('shutdown-timeout'),
+    requestTimeoutMs: duration('request-timeout'),
+    healthStallThresholdMs: duration('health-stall-threshold'),
     mapiNamespace: values['mapi-namespace'],
     capiNamespace: values['capi-namespace'],
     ...(values.platform ? { platform: values.platform } : {}),

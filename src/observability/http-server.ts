@@ -3,10 +3,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import type { HealthStatus } from './progress.js';
 
 export interface Endpoints {
-  /** Liveness: the process serves requests. */
-  healthy(): boolean;
+  /** Liveness: the process serves requests and its workers make progress. */
+  health(): HealthStatus;
   /** Readiness: the caches have synced. */
   ready(): boolean;
   registry?: Registry;
@@ -35,7 +36,8 @@ export async function serve(
       res.end(body);
     };
     if (routes.probes && path === '/healthz') {
-      return endpoints.healthy() ? reply(200, 'ok\n') : reply(500, 'unhealthy\n');
+      const health = endpoints.health();
+      return health.healthy ? reply(200, 'ok\n') : reply(500, `unhealthy: ${health.reason}\n`);
     }
     if (routes.probes && path === '/readyz') {
       return endpoints.ready() ? reply(200, 'ok\n') : reply(503, 'caches not synced\n');

@@ -18,6 +18,8 @@ describe('command-line options', () => {
       metricsBindAddress: ':8080',
       healthProbeBindAddress: ':8081',
       shutdownTimeoutMs: 30_000,
+      requestTimeoutMs: 30_000,
+      healthStallThresholdMs: 300_000,
     });
     expect(parseOptions([], {}, true)).to.include({ logFormat: 'text' });
   });
@@ -62,6 +64,8 @@ describe('command-line options', () => {
           '--metrics-bind-address=0',
           '--health-probe-bind-address=127.0.0.1:9440',
           '--shutdown-timeout=1.5s',
+          '--request-timeout=10s',
+          '--health-stall-threshold=2m',
         ],
         { POD_NAMESPACE: 'controller-ns' },
         false,
@@ -75,6 +79,8 @@ describe('command-line options', () => {
       metricsBindAddress: '0',
       healthProbeBindAddress: '127.0.0.1:9440',
       shutdownTimeoutMs: 1500,
+      requestTimeoutMs: 10_000,
+      healthStallThresholdMs: 120_000,
     });
     expect(parseOptions(['--help'], {}, false)).to.equal('help');
     expect(parseOptions(['-h'], {}, false)).to.equal('help');
@@ -91,6 +97,9 @@ describe('command-line options', () => {
     [['--leader-elect-retry-period=26'], /must be a duration like 26s/],
     [['--shutdown-timeout=soon'], /must be a duration/],
     [['--metrics-bind-address=8080'], /must look like ":8080"/],
+    [['--request-timeout=0s'], /--request-timeout must be longer than 0/],
+    [['--request-timeout=30'], /--request-timeout must be a duration/],
+    [['--health-stall-threshold=0m'], /--health-stall-threshold must be longer than 0/],
   ] as const) {
     it(`rejects ${argv.join(' ')} with a clear message`, () => {
       expect(() => parseOptions([...argv], {}, false))
