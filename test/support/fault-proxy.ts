@@ -1,11 +1,12 @@
 // A loopback TCP proxy in front of the API server that can pass traffic, hang every connection
-// (old and new: bytes are held, nothing is closed, as with a dead network path), or cut them.
+// (old and new: bytes are held, nothing is closed, as with a dead network path), hang only new
+// connections (open watches keep flowing while every new request hangs), or cut them.
 // TLS passes through untouched, so clients keep verifying the API server's certificate.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 
-export type FaultMode = 'pass' | 'hang' | 'cut';
+export type FaultMode = 'pass' | 'hang' | 'hang-new' | 'cut';
 
 /** One proxied connection. While held, bytes are read (so a close is still noticed) but kept. */
 interface Connection {
@@ -96,6 +97,11 @@ export class FaultProxy {
     for (const connection of this.connections) connection.held = true;
   }
 
+  /** Lets open connections flow, and holds every new one (each API request opens one). */
+  hangNew(): void {
+    this.mode = 'hang-new';
+  }
+
   /** Resets every open connection, and every new one until `pass`. */
   cut(): void {
     this.mode = 'cut';
@@ -117,7 +123,7 @@ export class FaultProxy {
     const connection: Connection = {
       client,
       upstream,
-      held: this.mode === 'hang',
+      held: this.mode === 'hang' || this.mode === 'hang-new',
       upstreamClosed: false,
       toUpstream: { chunks: [], ended: false },
       toClient: { chunks: [], ended: false },
