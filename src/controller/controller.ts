@@ -8,6 +8,7 @@ import type {
   MapiMachineSet,
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/api-client.js';
 import { createEventRecorder } from '../kube/events.js';
 import { createInformer, type Informer, type InformerOptions } from '../kube/informer.js';
 import {
@@ -20,6 +21,7 @@ import {
 import { createObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
+import type { WorkerProgress } from '../observability/progress.js';
 import { SOURCE_ANNOTATION } from '../sync/markers.js';
 import { Reconciler, type ObjectCache, type ReconcilerOptions } from './reconciler.js';
 import { runWorkers } from './workers.js';
@@ -38,6 +40,10 @@ export interface ControllerOptions {
   metrics?: Metrics;
   /** Told of every write the API server accepted. */
   onWrite?: ReconcilerOptions['onWrite'];
+  /** Timeout of every API request but watches (default: DEFAULT_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+  /** Told when workers take and finish keys, for the liveness probe. */
+  progress?: WorkerProgress;
   /** Workers start only once this resolves (leader election); caches sync regardless. */
   leadership?: Promise<void>;
 }
@@ -72,8 +78,10 @@ function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
 
 export function startController(options: ControllerOptions): RunningController {
   const { kubeConfig, mapiNamespace, capiNamespace, logger } = options;
+  const requests = { timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS };
   const informerOptions: InformerOptions = {
     logger,
+    requestTimeoutMs: requests.timeoutMs,
     ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
   };
   const informer = <T extends KubeObject>(resource: Resource, namespace?: string) =>
@@ -144,8 +152,8 @@ export function startController(options: ControllerOptions): RunningController {
       templates,
     },
     converterFor: options.converterFor,
-    writer: createObjectWriter(kubeConfig),
-    events: createEventRecorder(kubeConfig, () => new Date()),
+    writer: createObjectWriter(kubeConfig, requests),
+    events: createEventRecorder(kubeConfig, () => new Date(), requests),
     now: () => new Date(),
     logger,
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
@@ -188,7 +196,9 @@ export function startController(options: ControllerOptions): RunningController {
       ]);
     }
     logger.info('starting workers', { workers: options.workers });
-    workers = runWorkers(queue, options.workers, reconcile, logger);
+    workers = runWorkers(queue, options.workers, reconcile, logger, {
+      ...(options.progress ? { progress: options.progress } : {}),
+    });
     resyncAll();
   })();
   ready.catch(() => undefined); // a stop before the caches synced is not an error
