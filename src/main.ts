@@ -3,11 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  startController,
-  type ControllerOptions,
-  type RunningController,
-} from './controller/controller.js';
+import { startController, type RunningController } from './controller/controller.js';
 import { converterFor, SUPPORTED_PLATFORMS } from './conversion/platforms.js';
 import { LeaderElector, validateTimings } from './kube/leader-election.js';
 import { createLogger, type Logger } from './logging.js';
@@ -145,12 +141,7 @@ async function main(): Promise<number> {
 
   // The workers report their progress here; /healthz fails when they stall.
   const progress = new ProgressTracker({ stallThresholdMs: options.healthStallThresholdMs });
-  // requestTimeoutMs (API requests) and progress (handed on to runWorkers) are for the
-  // controller to use; the intersection keeps this compiling until ControllerOptions has them.
-  const controllerOptions: ControllerOptions & {
-    requestTimeoutMs: number;
-    progress: ProgressTracker;
-  } = {
+  const running = startController({
     kubeConfig,
     mapiNamespace: options.mapiNamespace,
     capiNamespace: options.capiNamespace,
@@ -162,8 +153,7 @@ async function main(): Promise<number> {
     ...(leadership ? { leadership } : {}),
     requestTimeoutMs: options.requestTimeoutMs,
     progress,
-  };
-  const running = startController(controllerOptions);
+  });
   wiring.controller = running;
   let stalled = false;
   const health = (): HealthStatus => {

@@ -1,10 +1,14 @@
 // Running in a cluster: probes, metrics, leader election, graceful shutdown —
 // each against separate controller processes and the real API server.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { adminConfig, testNamespace } from '../support/cluster.js';
 import { CAPI, DEFAULT_INFRASTRUCTURE, setInfrastructure } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { FaultProxy } from '../support/fault-proxy.js';
 import {
   createAwsMachineSet,
   startProgram,
@@ -186,5 +190,54 @@ describe('running in a cluster', function () {
       .makeApiClient(CustomObjectsApi)
       .listNamespacedCustomObject({ ...CAPI, namespace: capi })) as { items: unknown[] };
     expect(mirrors.items).to.have.length(names.length);
+  });
+
+  it('fails /healthz while its writes hang, and passes again once they go through', async () => {
+    const mapi = await testNamespace('mapi');
+    const capi = await testNamespace('capi');
+    const { proxy, kubeConfig } = await FaultProxy.inFrontOf(adminConfig());
+    const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-proxied-'));
+    try {
+      const kubeconfigPath = join(dir, 'kubeconfig');
+      await writeFile(kubeconfigPath, kubeConfig.exportConfig(), { mode: 0o600 });
+      const program = startProgram(
+        [
+          `--mapi-namespace=${mapi}`,
+          `--capi-namespace=${capi}`,
+          '--health-stall-threshold=2s',
+          '--request-timeout=60s',
+        ],
+        { KUBECONFIG: kubeconfigPath },
+      );
+      const { probePort } = await program.ports();
+      await createAwsMachineSet(mapi, 'before');
+      await eventually(async () =>
+        expect(await synchronizedStatus(mapi, 'before'), program.text).to.equal('True'),
+      );
+      expect((await get(probePort, '/healthz')).status).to.equal(200);
+
+      // The watches keep flowing, but every new request (each write) hangs.
+      proxy.hangNew();
+      await createAwsMachineSet(mapi, 'during');
+      const failing = await eventually(async () => {
+        const result = await get(probePort, '/healthz');
+        expect(result.status, program.text).to.equal(500);
+        return result;
+      });
+      expect(failing.body).to.match(/^unhealthy: reconcile of during running for \d+ s/);
+      expect(program.logs().map((l) => l.message)).to.include('workers stalled; /healthz fails');
+
+      proxy.pass();
+      await eventually(async () =>
+        expect(await synchronizedStatus(mapi, 'during'), program.text).to.equal('True'),
+      );
+      await eventually(async () => expect((await get(probePort, '/healthz')).status).to.equal(200));
+      expect(program.logs().map((l) => l.message)).to.include(
+        'workers progress again; /healthz passes',
+      );
+    } finally {
+      await proxy.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
