@@ -1,5 +1,6 @@
 // Wires informers, the work queue, workers and the reconciler together.
 import type { KubeConfig } from '@kubernetes/client-node';
+import isEqual from 'lodash/isEqual.js';
 import type {
   CapiMachineSet,
   Infrastructure,
@@ -114,8 +115,20 @@ export function startController(options: ControllerOptions): RunningController {
   // Event handlers only map an object to the MachineSet name it concerns.
   mapiMachineSets.on((e) => queue.add(e.object.metadata.name));
   capiMachineSets.on((e) => queue.add(e.object.metadata.name));
-  clusters.on(resyncAll);
-  infrastructures.on(resyncAll);
+  // The plan reads a Cluster's identity (for ownerReferences) and the Infrastructure's
+  // spec and status: Cluster API rewriting its Cluster's status must not wake every MachineSet.
+  clusters.on((e) => {
+    if (e.type !== 'update' || e.old.metadata.uid !== e.object.metadata.uid) resyncAll();
+  });
+  infrastructures.on((e) => {
+    if (
+      e.type !== 'update' ||
+      !isEqual(e.old.status, e.object.status) ||
+      !isEqual(e.old.spec, e.object.spec)
+    ) {
+      resyncAll();
+    }
+  });
 
   /** The template informer of a platform, started the first time it is asked for. */
   const templateInformerFor = (converter: PlatformConverter): Informer<MachineTemplate> => {

@@ -4,11 +4,13 @@
 import { expect } from 'chai';
 import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import { CAPI_MACHINE_SET_FINALIZER } from '../../src/sync/markers.js';
+import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
+  createMachineSet,
   customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
@@ -79,16 +81,11 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
   it('creates, rotates and deletes them all with one write per change and nothing left behind', async () => {
     const writes = new WriteLog();
     const c: TestController = await startTestController({ workers: 4, onWrite: writes.record });
-    await api().createNamespacedCustomObject({
-      group: 'cluster.x-k8s.io',
-      version: 'v1beta2',
-      plural: 'clusters',
-      namespace: c.capiNamespace,
-      body: {
-        apiVersion: 'cluster.x-k8s.io/v1beta2',
-        kind: 'Cluster',
-        metadata: { name: DEFAULT_INFRASTRUCTURE.infrastructureName },
-        spec: { paused: false },
+    await createCapiCluster(c.capiNamespace, {
+      infrastructureRef: {
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'AWSCluster',
+        name: DEFAULT_INFRASTRUCTURE.infrastructureName,
       },
     });
     const names = Array.from({ length: COUNT }, (_, i) => `churn-${String(i).padStart(4, '0')}`);
@@ -101,19 +98,9 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
       eventually(check, { timeoutMs: 600_000, intervalMs: 1000 });
 
     // 1. created
-    await forAll(async (name) => {
-      await api().createNamespacedCustomObject({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        body: awsMachineSet(name, c.mapiNamespace),
-      });
-      await api().patchNamespacedCustomObjectStatus({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        name,
-        body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
-      });
-    });
+    await forAll((name) =>
+      createMachineSet(c.mapiNamespace, awsMachineSet(name, c.mapiNamespace, { replicas: 1 })),
+    );
     await waitAll(async () => {
       const mapis = await list<MapiMachineSet>(MAPI, c.mapiNamespace);
       expect(mapis.filter(synchronizedAtGeneration)).to.have.length(COUNT);

@@ -9,6 +9,7 @@ import {
 import { converterFor } from '../../src/conversion/platforms.js';
 import { createLogger, silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace } from './cluster.js';
+import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
 
 const running: RunningController[] = [];
@@ -135,4 +136,62 @@ export function customObjects(): CustomObjectsApi {
 
 export function core(): CoreV1Api {
   return adminConfig().makeApiClient(CoreV1Api);
+}
+
+type Authority = 'MachineAPI' | 'ClusterAPI';
+
+/**
+ * Creates a MAPI MachineSet as an administrator does, with `spec.authoritativeAPI`, and waits
+ * until `status.authoritativeAPI` says it: machine-api-operator copies spec into an empty status
+ * (where it does not run, this writes it instead).
+ */
+export async function createMachineSet(
+  namespace: string,
+  body: MapiMachineSet,
+  authority: Authority = 'MachineAPI',
+  api: CustomObjectsApi = customObjects(),
+): Promise<void> {
+  const name = body.metadata.name;
+  await api.createNamespacedCustomObject({
+    ...MAPI,
+    namespace,
+    body: { ...body, spec: { ...body.spec, authoritativeAPI: authority } },
+  });
+  await eventually(async () => {
+    const current = (await api.getNamespacedCustomObject({
+      ...MAPI,
+      namespace,
+      name,
+    })) as MapiMachineSet;
+    if (current.status?.authoritativeAPI === authority) return;
+    if (!current.status?.authoritativeAPI) {
+      await api.replaceNamespacedCustomObjectStatus({
+        ...MAPI,
+        namespace,
+        name,
+        body: { ...current, status: { ...current.status, authoritativeAPI: authority } },
+      });
+    }
+    throw new Error(`status.authoritativeAPI of ${namespace}/${name} is not ${authority} yet`);
+  });
+}
+
+/**
+ * Sets status.authoritativeAPI, as the migration handshake does (the API server allows
+ * MachineAPI ↔ ClusterAPI only through Migrating).
+ */
+export async function setAuthority(
+  namespace: string,
+  name: string,
+  authority: Authority | 'Migrating',
+  api: CustomObjectsApi = customObjects(),
+): Promise<void> {
+  await eventually(() =>
+    api.patchNamespacedCustomObjectStatus({
+      ...MAPI,
+      namespace,
+      name,
+      body: [{ op: 'replace', path: '/status/authoritativeAPI', value: authority }],
+    }),
+  );
 }
