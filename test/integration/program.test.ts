@@ -34,6 +34,8 @@ describe('the program', function () {
       '--workers',
       '--log-level',
       '--log-format',
+      '--request-timeout',
+      '--health-stall-threshold',
     ]) {
       expect(result.stdout).to.contain(flag);
     }
