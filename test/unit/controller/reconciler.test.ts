@@ -7,8 +7,8 @@ import type { KubeObject, MapiMachineSet, Patch } from '../../../src/api/types.j
 import { Reconciler, type ObjectCache } from '../../../src/controller/reconciler.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';
 import type { Resource } from '../../../src/kube/resources.js';
-import type { Logger, LogMeta } from '../../../src/logging.js';
 import { FINALIZER } from '../../../src/sync/markers.js';
+import { recordingLogger } from '../../support/logger.js';
 import { applyPatch } from '../../support/patch.js';
 import { CAPI_NS, fakeConverter, infrastructure, MAPI_NS, mapiMachineSet } from '../sync/world.js';
 
@@ -73,21 +73,6 @@ class FakeWriter implements ObjectWriter {
   };
 }
 
-function recordingLogger(lines: { level: string; message: string }[]): Logger {
-  const at =
-    (level: string) =>
-    (message: string, _meta?: LogMeta): void =>
-      void lines.push({ level, message });
-  const logger: Logger = {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
-}
-
 function setUp(mapi: MapiMachineSet = mapiMachineSet()) {
   const caches = {
     mapiMachineSets: new MapCache<MapiMachineSet>(),
@@ -100,7 +85,7 @@ function setUp(mapi: MapiMachineSet = mapiMachineSet()) {
   caches.infrastructures.store.set('cluster', infrastructure);
   const writer = new FakeWriter();
   const events: string[] = [];
-  const logs: { level: string; message: string }[] = [];
+  const logger = recordingLogger();
   const reconciler = new Reconciler({
     mapiNamespace: MAPI_NS,
     capiNamespace: CAPI_NS,
@@ -114,9 +99,9 @@ function setUp(mapi: MapiMachineSet = mapiMachineSet()) {
       },
     },
     now: () => new Date('2026-01-01T00:00:00Z'),
-    logger: recordingLogger(logs),
+    logger,
   });
-  return { caches, writer, events, logs, reconciler };
+  return { caches, writer, events, logs: logger.records, reconciler };
 }
 
 const synchronized = (mapi: MapiMachineSet | undefined) =>

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { runWorkers } from '../../../src/controller/workers.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
-import type { LogMeta, Logger } from '../../../src/logging.js';
 import { ProgressTracker } from '../../../src/observability/progress.js';
 import { FakeClock } from '../../support/fake-clock.js';
+import { recordingLogger } from '../../support/logger.js';
 
 interface Deferred {
   promise: Promise<void>;
@@ -14,33 +14,6 @@ function deferred(): Deferred {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-interface LogRecord {
-  level: string;
-  message: string;
-  meta?: LogMeta;
-}
-
-/** A logger that keeps everything, and what was logged at error level apart. */
-function recordingLogger(): Logger & { records: LogRecord[]; errors: LogRecord[] } {
-  const records: LogRecord[] = [];
-  const at =
-    (level: string) =>
-    (message: string, meta?: LogMeta): void =>
-      void records.push({ level, message, ...(meta ? { meta } : {}) });
-  const logger = {
-    records,
-    get errors() {
-      return records.filter((r) => r.level === 'error');
-    },
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
 }
 
 /** Waits (bounded) until the condition holds, yielding to timers and I/O between checks. */

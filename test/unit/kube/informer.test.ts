@@ -11,9 +11,9 @@ import {
   type WatchOptions,
   resourcePath,
 } from '../../../src/kube/informer.js';
-import type { LogMeta, Logger } from '../../../src/logging.js';
 import { objectKey } from '../../../src/kube/resources.js';
 import { FakeClock, flush } from '../../support/fake-clock.js';
+import { recordingLogger } from '../../support/logger.js';
 
 class FakeWatch implements WatchHandle {
   aborted = false;
@@ -78,25 +78,6 @@ class FakeListWatcher implements ListWatcher {
     if (!watch) throw new Error('no watch call');
     return watch;
   }
-}
-
-function recordingLogger(): Logger & {
-  records: { level: string; message: string; meta?: LogMeta }[];
-} {
-  const records: { level: string; message: string; meta?: LogMeta }[] = [];
-  const at =
-    (level: string) =>
-    (message: string, meta?: LogMeta): void =>
-      void records.push({ level, message, meta });
-  const logger = {
-    records,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
 }
 
 function machineSet(name: string, resourceVersion: string, replicas = 1): KubeObject {

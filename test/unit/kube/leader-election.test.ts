@@ -7,8 +7,8 @@ import {
   type LeaderElectionOptions,
   type LeaseApi,
 } from '../../../src/kube/leader-election.js';
-import type { LogMeta, Logger } from '../../../src/logging.js';
 import { FakeClock, flush } from '../../support/fake-clock.js';
+import { recordingLogger } from '../../support/logger.js';
 
 /** One Lease object with optimistic concurrency, as the API server keeps it. */
 class LeaseStore {
@@ -80,23 +80,6 @@ class FakeLeaseApi implements LeaseApi {
     this.call(() => this.store.create(param.body));
   replaceNamespacedLease: LeaseApi['replaceNamespacedLease'] = (param) =>
     this.call(() => this.store.replace(param.body));
-}
-
-function recordingLogger(): Logger & {
-  records: { level: string; message: string; meta?: LogMeta }[];
-} {
-  const records: { level: string; message: string; meta?: LogMeta }[] = [];
-  const at = (level: string) => (message: string, meta?: LogMeta) =>
-    void records.push({ level, message, ...(meta ? { meta } : {}) });
-  const logger = {
-    records,
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: () => logger,
-  };
-  return logger;
 }
 
 const TIMINGS = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };

@@ -1,0 +1,30 @@
+// A logger that keeps what it is told, for tests that check what is logged and at which level.
+import type { Logger, LogMeta } from '../../src/logging.js';
+
+export interface LogRecord {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  meta?: LogMeta;
+}
+
+export type RecordingLogger = Logger & { records: LogRecord[]; readonly errors: LogRecord[] };
+
+export function recordingLogger(): RecordingLogger {
+  const records: LogRecord[] = [];
+  const at =
+    (level: LogRecord['level']) =>
+    (message: string, meta?: LogMeta): void =>
+      void records.push({ level, message, ...(meta ? { meta } : {}) });
+  const logger: RecordingLogger = {
+    records,
+    get errors() {
+      return records.filter((r) => r.level === 'error');
+    },
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
