@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the controllers and admission webhooks that run next to the control plane (Cluster API
+# core, the infrastructure providers' webhooks, machine-api-operator's MachineSet controller)
+# from the Go modules in hack/neighbours/ into a cache outside the repository, with each upstream
+# module's config/webhook/manifests.yaml beside its binary. One module (and binary) per upstream
+# project, as their versions clash; hack/neighbours/serving is what they share.
+# Skipped when the binaries for these exact pins are already built.
+# Prints the directory holding the binaries on its last line.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/lib.sh"
+
+require_tool go "install the Go toolchain (>= 1.25) to build the control plane"
+ROOT="$HERE/neighbours"
+# binary (= module directory)  upstream module whose config/webhook/manifests.yaml it serves ("-": none)
+NEIGHBOURS="
+cluster-api sigs.k8s.io/cluster-api
+cluster-api-provider-aws sigs.k8s.io/cluster-api-provider-aws/v2
+machine-api-operator -
+"
+KEY="$(cat "$ROOT"/*/go.mod "$ROOT"/*/go.sum "$ROOT"/*/*.go <(echo "$NEIGHBOURS") <(go env GOVERSION) |
+  sha256sum | cut -c1-16)"
+BIN="$CACHE_ROOT/neighbours/$KEY/bin"
+
+missing=()
+while read -r name module; do
+  [ -n "$name" ] || continue
+  if [ ! -x "$BIN/$name" ] || { [ "$module" != - ] && [ ! -f "$BIN/$name.webhooks.yaml" ]; }; then
+    missing+=("$name $module")
+  fi
+done <<<"$NEIGHBOURS"
+if [ ${#missing[@]} -eq 0 ]; then
+  log "neighbours already built in $BIN"
+  echo "$BIN"
+  exit 0
+fi
+
+log "building ${#missing[@]} neighbour(s); a cold build downloads modules and compiles for several minutes"
+mkdir -p "$BIN.tmp"
+start=$(date +%s)
+for entry in "${missing[@]}"; do
+  read -r name module <<<"$entry"
+  log "go build $name ..."
+  (cd "$ROOT/$name" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' \
+    -o "$BIN.tmp/$name" .) || die "go build of $name failed (see the output above)"
+  if [ "$module" != - ]; then
+    dir="$(cd "$ROOT/$name" && GOTOOLCHAIN=local go list -m -f '{{.Dir}}' "$module")"
+    [ -f "$dir/config/webhook/manifests.yaml" ] || die "$module has no config/webhook/manifests.yaml"
+    cp "$dir/config/webhook/manifests.yaml" "$BIN.tmp/$name.webhooks.yaml"
+    chmod 644 "$BIN.tmp/$name.webhooks.yaml"
+  fi
+  log "built $name in $(($(date +%s) - start))s so far"
+done
+mkdir -p "$BIN"
+mv "$BIN.tmp"/* "$BIN"/ && rmdir "$BIN.tmp"
+log "neighbours built in $(($(date +%s) - start))s: $BIN"
+echo "$BIN"
