@@ -15,19 +15,33 @@ CAPZ=sigs.k8s.io/cluster-api-provider-azure@v1.26.0
 CAPIBM=sigs.k8s.io/cluster-api-provider-ibmcloud@v0.13.1
 PROMETHEUS_OPERATOR=github.com/prometheus-operator/prometheus-operator@v0.85.0
 
-# module  path-inside-the-module
+# The CAPI contract label each provider's config/crd kustomization adds to its CRDs (Cluster API
+# reads it to find the version of a referenced infrastructure object); the bases lack it.
+CAPA_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1_v1beta2
+CAPO_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
+CAPG_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
+CAPZ_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
+CAPIBM_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1_v1beta2
+
+# module  path-inside-the-module  [label=value added to metadata.labels]
 CRDS="
 $OPENSHIFT_API machine/v1beta1/zz_generated.crd-manifests/0000_10_machine-api_01_machinesets-CustomNoUpgrade.crd.yaml
+$OPENSHIFT_API machine/v1beta1/zz_generated.crd-manifests/0000_10_machine-api_01_machines-CustomNoUpgrade.crd.yaml
 $OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_infrastructures-Default.crd.yaml
 $OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml
 $CLUSTER_API config/crd/bases/cluster.x-k8s.io_machinesets.yaml
 $CLUSTER_API config/crd/bases/cluster.x-k8s.io_clusters.yaml
 $CLUSTER_API config/crd/bases/cluster.x-k8s.io_machines.yaml
-$CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsmachinetemplates.yaml
-$CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachinetemplates.yaml
-$CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml
-$CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml
-$CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml
+$CLUSTER_API config/crd/bases/cluster.x-k8s.io_machinedeployments.yaml
+$CLUSTER_API config/crd/bases/cluster.x-k8s.io_machinepools.yaml
+$CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsmachinetemplates.yaml $CAPA_CONTRACT
+$CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsmachines.yaml $CAPA_CONTRACT
+$CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsclusters.yaml $CAPA_CONTRACT
+$CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsclustertemplates.yaml $CAPA_CONTRACT
+$CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachinetemplates.yaml $CAPO_CONTRACT
+$CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml $CAPG_CONTRACT
+$CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml $CAPZ_CONTRACT
+$CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml $CAPIBM_CONTRACT
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 "
@@ -46,7 +60,7 @@ SCRATCH="$(mktemp -d)"
 trap 'rm -rf "$SCRATCH"' EXIT
 declare -A DIRS=()
 i=0
-while read -r module path; do
+while read -r module path label; do
   [ -n "$module" ] || continue
   if [ -z "${DIRS[$module]:-}" ]; then
     log "downloading $module"
@@ -58,7 +72,15 @@ while read -r module path; do
   src="${DIRS[$module]}/$path"
   [ -f "$src" ] || die "$path is not in $module"
   i=$((i + 1))
-  cp "$src" "$OUT/$(printf '%02d' "$i")-$(basename "$path")"
+  dest="$OUT/$(printf '%02d' "$i")-$(basename "$path")"
+  if [ -n "${label:-}" ]; then
+    grep -q '^  labels:' "$src" && die "$path already has labels; add $label by hand"
+    awk -v key="${label%%=*}" -v value="${label#*=}" \
+      '{ print } /^metadata:$/ && !done { print "  labels:"; print "    " key ": " value; done = 1 }' \
+      "$src" >"$dest"
+  else
+    cp "$src" "$dest"
+  fi
   chmod 644 "$OUT"/*
 done <<<"$CRDS"
 touch "$OUT/.complete"
