@@ -1,6 +1,9 @@
 // A real, local Kubernetes control plane: etcd, kube-apiserver (RBAC on) and a
 // kube-controller-manager running only the garbage-collector and namespace
-// controllers, all on loopback, with the upstream CRDs installed.
+// controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
+// real controllers and admission webhooks that run next to this project's controller in a
+// cluster (its "neighbours": Cluster API core, Cluster API Provider AWS's webhooks,
+// machine-api-operator's MachineSet controller), built from their Go modules by hack/neighbours/.
 // Used by the test harness (one per test run), the local-cluster command and the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -26,6 +29,30 @@ export interface ControlPlaneOptions {
    */
   detached?: boolean;
   log?: (message: string) => void;
+  /**
+   * Also run the neighbouring controllers and webhooks (NEIGHBOURS below); default true.
+   * `false` gives only etcd, kube-apiserver, kube-controller-manager and the CRDs.
+   */
+  neighbours?: boolean;
+}
+
+export type CoreComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
+export type NeighbourName = 'cluster-api' | 'cluster-api-provider-aws' | 'machine-api-operator';
+export type ComponentName = CoreComponentName | NeighbourName;
+
+/** A neighbouring controller or webhook server that runs next to the API server. */
+export interface Neighbour {
+  name: NeighbourName;
+  /** The upstream Go module it is built from, and its version (from hack/neighbours/<name>/go.mod). */
+  module: string;
+  version: string;
+  /** The reconcilers and admission webhooks it runs. */
+  runs: string[];
+  /** Its webhook server, when it serves admission webhooks (https, CA in `caFile`). */
+  webhookUrl?: string;
+  caFile?: string;
+  /** Its /healthz and /readyz. */
+  probeUrl: string;
 }
 
 export interface ControlPlaneState {
@@ -35,15 +62,16 @@ export interface ControlPlaneState {
   kubeconfigPath: string;
   server: string;
   adminToken: string;
-  pids: Record<ComponentName, number>;
+  /** Every running component's pid, in start order. */
+  pids: Partial<Record<ComponentName, number>>;
+  /** The neighbours that run (empty with `neighbours: false`). */
+  neighbours: Neighbour[];
   /**
    * The API server's audit log (JSON lines, level Metadata for every request): who did what to
    * which resource, e.g. to check that an identity used exactly the permissions it was granted.
    */
   auditLogPath?: string;
 }
-
-export type ComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
 
 export interface ControlPlane extends ControlPlaneState {
   auditLogPath: string;
@@ -70,6 +98,10 @@ export function ensureCrds(): string {
   return runHackScript('fetch-crds.sh');
 }
 
+export function ensureNeighbours(): string {
+  return runHackScript('build-neighbours.sh');
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -88,19 +120,24 @@ interface Probe {
   body: string;
 }
 
-/** A GET that never throws: connection errors come back as status 0. */
+/** A request (GET unless a body is given) that never throws: connection errors come back as status 0. */
 async function probe(
   url: string,
-  opts: { ca?: Buffer; token?: string; insecure?: boolean } = {},
+  opts: { ca?: Buffer; token?: string; insecure?: boolean; method?: string; body?: unknown } = {},
 ): Promise<Probe> {
   const doRequest = url.startsWith('https:') ? httpsRequest : httpRequest;
+  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolveProbe) => {
     const req = doRequest(
       url,
       {
+        method: opts.method ?? (payload === undefined ? 'GET' : 'POST'),
         ca: opts.ca,
         rejectUnauthorized: !opts.insecure,
-        headers: opts.token ? { Authorization: `Bearer ${opts.token}` } : {},
+        headers: {
+          ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+          ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         timeout: 5000,
       },
       (res) => {
@@ -112,7 +149,7 @@ async function probe(
     );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (err) => resolveProbe({ status: 0, body: String(err) }));
-    req.end();
+    req.end(payload);
   });
 }
 
@@ -178,10 +215,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const killSync = (): void => pids().forEach((pid) => signal(pid, 'SIGKILL'));
   if (!options.detached) process.on('exit', killSync);
 
-  const launch = (name: ComponentName, args: string[]): ChildProcess => {
+  const launch = (name: ComponentName, args: string[], fromDir = binDir): ChildProcess => {
     // The log file is the child's own stdout/stderr: no pipe through this process.
     const out = openSync(join(dir, 'logs', `${name}.log`), 'w');
-    const binary = join(binDir, name);
+    const binary = join(fromDir, name);
     // setpriv --pdeathsig: an attached component dies with us even if we are SIGKILLed.
     const [cmd, argv] = options.detached
       ? [binary, args]
@@ -197,8 +234,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
   const ensureRunning = (name: ComponentName) => () => {
     const child = children[name];
-    if (child && child.exitCode !== null) {
-      throw new Error(`${name} exited with code ${child.exitCode}; see ${dir}/logs/${name}.log`);
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      const how = child.exitCode !== null ? `code ${child.exitCode}` : `signal ${child.signalCode}`;
+      throw new Error(`${name} exited with ${how}; see ${dir}/logs/${name}.log`);
     }
   };
 
@@ -324,6 +362,25 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ensureRunning('kube-controller-manager'),
     );
 
+    // The neighbours: started after the CRDs they watch and serve webhooks for.
+    const neighbours =
+      (options.neighbours ?? true)
+        ? await startNeighbours({
+            dir,
+            kubeconfigPath,
+            server,
+            ca,
+            adminToken,
+            launch,
+            ensureRunning,
+            log,
+          })
+        : [];
+
+    const componentPids: Partial<Record<ComponentName, number>> = {};
+    for (const [name, child] of Object.entries(children)) {
+      if (child?.pid !== undefined) componentPids[name as ComponentName] = child.pid;
+    }
     const state: ControlPlaneState = {
       dir,
       binDir,
@@ -331,11 +388,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       server,
       adminToken,
       auditLogPath,
-      pids: {
-        etcd: children.etcd?.pid ?? 0,
-        'kube-apiserver': children['kube-apiserver']?.pid ?? 0,
-        'kube-controller-manager': children['kube-controller-manager']?.pid ?? 0,
-      },
+      pids: componentPids,
+      neighbours,
     };
     return {
       ...state,
@@ -361,6 +415,185 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       },
     );
   }
+}
+
+interface NeighbourSpec {
+  name: NeighbourName;
+  module: string;
+  runs: string[];
+  /** Serves admission webhooks (and registers them from the module's config/webhook/manifests.yaml). */
+  webhooks: boolean;
+  args?: string[];
+  /**
+   * A dry-run request through the API server whose answer proves that the API server calls this
+   * neighbour's webhooks (the registration has reached it and the server answers).
+   */
+  webhookCheck?: { what: string; path: string; body: object; answered: (res: Probe) => boolean };
+}
+
+/** What runs next to the API server, each built by hack/build-neighbours.sh from hack/neighbours/<name>/. */
+const NEIGHBOURS: readonly NeighbourSpec[] = [
+  {
+    name: 'cluster-api',
+    module: 'sigs.k8s.io/cluster-api',
+    runs: [
+      'Cluster controller',
+      'Machine controller',
+      'MachineSet controller',
+      'ClusterCache (kubeconfig from Secret <cluster>-kubeconfig)',
+      'Cluster webhook',
+      'Machine webhook',
+      'MachineSet webhook',
+    ],
+    webhooks: true,
+    webhookCheck: {
+      what: 'the Cluster API MachineSet webhook defaulting a dry-run MachineSet',
+      path: '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/machinesets?dryRun=All',
+      body: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineSet',
+        metadata: { name: 'webhook-check' },
+        spec: {
+          clusterName: 'webhook-check',
+          selector: { matchLabels: { check: 'webhook' } },
+          template: {
+            metadata: { labels: { check: 'webhook' } },
+            spec: {
+              clusterName: 'webhook-check',
+              bootstrap: { dataSecretName: 'webhook-check' },
+              infrastructureRef: {
+                apiGroup: 'infrastructure.cluster.x-k8s.io',
+                kind: 'AWSMachineTemplate',
+                name: 'webhook-check',
+              },
+            },
+          },
+        },
+      },
+      // the defaulting webhook labels a MachineSet with its cluster name
+      answered: (res) =>
+        res.status === 201 &&
+        (JSON.parse(res.body) as { metadata?: { labels?: Record<string, string> } }).metadata
+          ?.labels?.['cluster.x-k8s.io/cluster-name'] === 'webhook-check',
+    },
+  },
+  {
+    name: 'cluster-api-provider-aws',
+    module: 'sigs.k8s.io/cluster-api-provider-aws/v2',
+    runs: [
+      'AWSMachineTemplate webhook',
+      'AWSMachine webhook',
+      'AWSCluster webhook',
+      'AWSClusterTemplate webhook',
+    ],
+    webhooks: true,
+    // OpenShift machines boot from Ignition: without this gate CAPA refuses spec.ignition.
+    args: ['--feature-gates=BootstrapFormatIgnition=true'],
+    webhookCheck: {
+      what: 'the AWSMachineTemplate webhook refusing a dry-run template with a providerID',
+      path: '/apis/infrastructure.cluster.x-k8s.io/v1beta2/namespaces/default/awsmachinetemplates?dryRun=All',
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSMachineTemplate',
+        metadata: { name: 'webhook-check' },
+        spec: {
+          template: { spec: { instanceType: 'm6i.large', providerID: 'aws:///us-east-1a/i-0' } },
+        },
+      },
+      answered: (res) => res.status >= 400 && res.body.includes('cannot be set in templates'),
+    },
+  },
+  {
+    name: 'machine-api-operator',
+    module: 'github.com/openshift/machine-api-operator',
+    runs: ['MachineSet controller (MachineAPIMigration feature gate on)'],
+    webhooks: false,
+  },
+];
+
+/** The version of `module` required by hack/neighbours/<name>/go.mod. */
+async function neighbourVersion(name: NeighbourName, module: string): Promise<string> {
+  const goMod = await readFile(join(REPO_ROOT, 'hack', 'neighbours', name, 'go.mod'), 'utf8');
+  const escaped = module.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const match = new RegExp(`^\\s*(?:require\\s+)?${escaped}\\s+(v\\S+)`, 'm').exec(goMod);
+  if (!match?.[1]) throw new Error(`hack/neighbours/${name}/go.mod does not require ${module}`);
+  return match[1];
+}
+
+interface NeighbourContext {
+  dir: string;
+  kubeconfigPath: string;
+  server: string;
+  ca: Buffer;
+  adminToken: string;
+  launch: (name: ComponentName, args: string[], fromDir?: string) => ChildProcess;
+  ensureRunning: (name: ComponentName) => () => void;
+  log: (message: string) => void;
+}
+
+/** Starts every neighbour and resolves once each is ready and its webhooks answer. */
+async function startNeighbours(ctx: NeighbourContext): Promise<Neighbour[]> {
+  const neighbourBin = ensureNeighbours();
+  ctx.log(`starting ${NEIGHBOURS.map((n) => n.name).join(', ')}`);
+  return Promise.all(
+    NEIGHBOURS.map(async (spec): Promise<Neighbour> => {
+      const [probePort, webhookPort] = await Promise.all([freePort(), freePort()]);
+      const probeUrl = `http://127.0.0.1:${probePort}`;
+      const certDir = join(ctx.dir, 'neighbours', spec.name);
+      const webhookArgs = spec.webhooks
+        ? [
+            `--webhook-port=${webhookPort}`,
+            `--cert-dir=${certDir}`,
+            `--webhook-manifests=${join(neighbourBin, `${spec.name}.webhooks.yaml`)}`,
+          ]
+        : [];
+      ctx.launch(
+        spec.name,
+        [
+          `--kubeconfig=${ctx.kubeconfigPath}`,
+          `--health-probe-bind-address=127.0.0.1:${probePort}`,
+          ...webhookArgs,
+          ...(spec.args ?? []),
+          '--v=2',
+        ],
+        neighbourBin,
+      );
+      const alive = ctx.ensureRunning(spec.name);
+      await waitFor(
+        `${spec.name} /readyz`,
+        120_000,
+        async () => (await probe(`${probeUrl}/readyz`)).status === 200,
+        alive,
+      );
+      const check = spec.webhookCheck;
+      if (check) {
+        await waitFor(
+          check.what,
+          60_000,
+          async () =>
+            check.answered(
+              await probe(`${ctx.server}${check.path}`, {
+                ca: ctx.ca,
+                token: ctx.adminToken,
+                body: check.body,
+              }),
+            ),
+          alive,
+        );
+      }
+      ctx.log(`${spec.name} ready`);
+      return {
+        name: spec.name,
+        module: spec.module,
+        version: await neighbourVersion(spec.name, spec.module),
+        runs: spec.runs,
+        probeUrl,
+        ...(spec.webhooks
+          ? { webhookUrl: `https://127.0.0.1:${webhookPort}`, caFile: join(certDir, 'ca.crt') }
+          : {}),
+      };
+    }),
+  );
 }
 
 /** Level Metadata for every request; the RequestReceived stage only duplicates the others. */

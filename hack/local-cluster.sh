@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A local control plane (etcd, kube-apiserver, kube-controller-manager) with the
-# upstream CRDs, on loopback.  Usage: hack/local-cluster.sh start|stop|status
+# A local control plane (etcd, kube-apiserver, kube-controller-manager, and the real
+# neighbouring controllers and webhooks: Cluster API, CAPA webhooks, machine-api-operator) with the
+# upstream CRDs, on loopback.  Usage: hack/local-cluster.sh start [--no-neighbours]|stop|status
 # `start` builds what is missing, and prints the kubeconfig path on its last line.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"

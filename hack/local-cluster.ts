@@ -1,4 +1,5 @@
-// hack/local-cluster.sh start|stop|status — a local control plane that outlives the command.
+// hack/local-cluster.sh start [--no-neighbours]|stop|status — a local control plane that outlives
+// the command, with the neighbouring controllers and webhooks unless --no-neighbours.
 // `start` prints the kubeconfig path on its last line; running it twice is harmless.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -27,23 +28,33 @@ async function readState(): Promise<ControlPlaneState | undefined> {
   return JSON.parse(await readFile(stateFile, 'utf8')) as ControlPlaneState;
 }
 
+function components(state: ControlPlaneState): [ComponentName, number][] {
+  return Object.entries(state.pids) as [ComponentName, number][];
+}
+
 function running(state: ControlPlaneState): ComponentName[] {
-  return (Object.keys(state.pids) as ComponentName[]).filter((name) => isAlive(state.pids[name]));
+  return components(state)
+    .filter(([, pid]) => isAlive(pid))
+    .map(([name]) => name);
+}
+
+function allRunning(state: ControlPlaneState): boolean {
+  return running(state).length === components(state).length;
 }
 
 async function stop(): Promise<void> {
   const state = await readState();
   if (state) {
     say(`stopping ${running(state).join(', ') || 'nothing (already stopped)'}`);
-    await killAll(Object.values(state.pids));
+    await killAll(components(state).map(([, pid]) => pid));
   }
   await rm(clusterDir, { recursive: true, force: true });
   say('stopped');
 }
 
-async function start(): Promise<void> {
+async function start(neighbours: boolean): Promise<void> {
   const state = await readState();
-  if (state && running(state).length === 3) {
+  if (state && allRunning(state)) {
     say(`already running at ${state.server}`);
     console.log(state.kubeconfigPath);
     return;
@@ -53,7 +64,7 @@ async function start(): Promise<void> {
     await stop();
   }
   await mkdir(clusterDir, { recursive: true });
-  const plane = await startControlPlane({ dir: clusterDir, detached: true, log: say });
+  const plane = await startControlPlane({ dir: clusterDir, detached: true, log: say, neighbours });
   const persisted: ControlPlaneState = {
     dir: plane.dir,
     binDir: plane.binDir,
@@ -61,6 +72,7 @@ async function start(): Promise<void> {
     server: plane.server,
     adminToken: plane.adminToken,
     pids: plane.pids,
+    neighbours: plane.neighbours,
   };
   await writeFile(stateFile, JSON.stringify(persisted, null, 2) + '\n');
   say(`ready at ${plane.server}; stop it with: hack/local-cluster.sh stop`);
@@ -74,21 +86,23 @@ async function status(): Promise<number> {
     console.log('stopped');
     return 1;
   }
-  for (const name of Object.keys(state.pids) as ComponentName[]) {
-    console.log(
-      `${name}: ${isAlive(state.pids[name]) ? 'running' : 'not running'} (pid ${state.pids[name]})`,
-    );
+  for (const [name, pid] of components(state)) {
+    const neighbour = (state.neighbours ?? []).find((n) => n.name === name);
+    const what = neighbour
+      ? ` ${neighbour.module} ${neighbour.version}: ${neighbour.runs.join(', ')}`
+      : '';
+    console.log(`${name}: ${isAlive(pid) ? 'running' : 'not running'} (pid ${pid})${what}`);
   }
   console.log(`server: ${state.server}`);
   console.log(`kubeconfig: ${state.kubeconfigPath}`);
-  return running(state).length === 3 ? 0 : 1;
+  return allRunning(state) ? 0 : 1;
 }
 
 const command = process.argv[2];
 try {
   switch (command) {
     case 'start':
-      await start();
+      await start(!process.argv.slice(3).includes('--no-neighbours'));
       break;
     case 'stop':
       await stop();
@@ -97,7 +111,7 @@ try {
       process.exitCode = await status();
       break;
     default:
-      process.stderr.write('usage: hack/local-cluster.sh start|stop|status\n');
+      process.stderr.write('usage: hack/local-cluster.sh start [--no-neighbours]|stop|status\n');
       process.exitCode = 2;
   }
 } catch (err) {
