@@ -1,9 +1,14 @@
-// Proves the test environment is a real API server with the real CRDs and a
-// real garbage collector: every assertion here fails against a fake.
+// Proves the test environment is a real API server with the real CRDs, a real
+// garbage collector and the real neighbouring controllers and webhooks (Cluster
+// API, CAPA's webhooks, machine-api-operator): every assertion here fails against
+// a fake.
 import { expect } from 'chai';
 import { CustomObjectsApi, Watch } from '@kubernetes/client-node';
+import { isAlive } from '../../hack/control-plane.js';
+import { createCapiCluster } from '../support/capi-cluster.js';
 import {
   adminConfig,
+  controlPlane,
   createLimitedIdentity,
   testNamespace,
   uniqueName,
@@ -170,13 +175,15 @@ describe('the test environment', () => {
     };
     expect(list.items).to.have.length(0);
 
+    // machine-api-operator also writes to the MachineSet (its status, the Paused condition):
+    // the events are told apart by spec.replicas
     const seen: string[] = [];
     const name = uniqueName('ms');
     const controller = await new Watch(kc).watch(
       `/apis/${MAPI.group}/${MAPI.version}/namespaces/${namespace}/${MAPI.plural}`,
       { resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: true },
-      (phase, obj: { metadata?: { name?: string } }) => {
-        if (obj.metadata?.name === name) seen.push(phase);
+      (phase, obj: { metadata?: { name?: string }; spec?: { replicas?: number } }) => {
+        if (obj.metadata?.name === name) seen.push(`${phase} ${obj.spec?.replicas}`);
       },
       () => undefined,
     );
@@ -188,7 +195,10 @@ describe('the test environment', () => {
         name,
         body: [{ op: 'replace', path: '/spec/replicas', value: 3 }],
       });
-      await eventually(() => expect(seen).to.deep.equal(['ADDED', 'MODIFIED']));
+      // ADDED, then every change in order: none lost, none out of order
+      await eventually(() =>
+        expect(seen.join(',')).to.match(/^ADDED 1(,MODIFIED 1)*(,MODIFIED 3)+$/),
+      );
     } finally {
       controller.abort();
     }
@@ -203,5 +213,199 @@ describe('the test environment', () => {
       (err: unknown) => err,
     );
     expect(statusCode(denied)).to.equal(403);
+  });
+});
+
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+interface Observed {
+  metadata: {
+    labels?: Record<string, string>;
+    finalizers?: string[];
+    managedFields?: { manager?: string; subresource?: string }[];
+  };
+  spec: { replicas?: number; clusterName?: string; template?: { spec?: object } };
+  status?: { authoritativeAPI?: string; conditions?: Condition[] };
+}
+
+function condition(obj: Observed, type: string): Condition | undefined {
+  return obj.status?.conditions?.find((c) => c.type === type);
+}
+
+async function refusal(
+  write: Promise<unknown>,
+  what: string,
+): Promise<{ code?: number; body: string }> {
+  const err: unknown = await write.then(
+    () => new Error(`expected ${what} to be refused`),
+    (e: unknown) => e,
+  );
+  return { code: statusCode(err), body: String((err as { body?: unknown }).body) };
+}
+
+describe('the neighbouring controllers and webhooks', () => {
+  it('run next to the API server, built from the pinned upstream modules', () => {
+    const plane = controlPlane();
+    const versions = Object.fromEntries(plane.neighbours.map((n) => [n.name, n.version]));
+    expect(versions).to.deep.equal({
+      'cluster-api': 'v1.13.6',
+      'cluster-api-provider-aws': 'v2.11.0',
+      'machine-api-operator': 'v0.2.1-0.20260226113419-88465550a74b',
+    });
+    for (const neighbour of plane.neighbours) {
+      const pid = plane.pids[neighbour.name];
+      expect(pid, neighbour.name).to.be.a('number');
+      expect(isAlive(pid!), `${neighbour.name} is alive`).to.equal(true);
+    }
+  });
+
+  it('Cluster API puts its finalizer and Paused=True on a paused MachineSet, and nothing else', async function () {
+    this.timeout(90_000);
+    const namespace = await testNamespace('env');
+    const cluster = await createCapiCluster(namespace);
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const name = uniqueName('ms');
+    const body = capiMachineSet(name, cluster.name) as { metadata: object; spec: object };
+    await api.createNamespacedCustomObject({
+      ...CAPI,
+      namespace,
+      body: {
+        ...body,
+        metadata: { name, annotations: { 'cluster.x-k8s.io/paused': '' } },
+        spec: { ...body.spec, replicas: 2 },
+      },
+    });
+
+    const paused = await eventually(
+      async () => {
+        const ms = (await api.getNamespacedCustomObject({ ...CAPI, namespace, name })) as Observed;
+        expect(ms.metadata.finalizers).to.include('cluster.x-k8s.io/machineset');
+        expect(condition(ms, 'Paused')).to.include({ status: 'True' });
+        return ms;
+      },
+      { timeoutMs: 60_000 },
+    );
+    // written by Cluster API's manager, not by anything in this test
+    const statusWriters = (paused.metadata.managedFields ?? [])
+      .filter((f) => f.subresource === 'status')
+      .map((f) => f.manager);
+    expect(statusWriters).to.deep.equal(['cluster-api']);
+    // paused: two replicas wanted, no Machine created
+    const machines = (await api.listNamespacedCustomObject({
+      group: 'cluster.x-k8s.io',
+      version: 'v1beta2',
+      plural: 'machines',
+      namespace,
+    })) as { items: unknown[] };
+    expect(machines.items).to.have.length(0);
+  });
+
+  it('the Cluster API MachineSet webhook defaults the cluster-name label and replicas, and refuses a new spec.clusterName', async () => {
+    const namespace = await testNamespace('env');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const name = uniqueName('ms');
+    const created = (await api.createNamespacedCustomObject({
+      ...CAPI,
+      namespace,
+      body: capiMachineSet(name, 'cluster-1'),
+    })) as Observed;
+    expect(created.metadata.labels).to.include({ 'cluster.x-k8s.io/cluster-name': 'cluster-1' });
+    expect(created.spec.replicas).to.equal(1);
+
+    const refused = await refusal(
+      api.patchNamespacedCustomObject({
+        ...CAPI,
+        namespace,
+        name,
+        body: [
+          { op: 'replace', path: '/spec/clusterName', value: 'cluster-2' },
+          { op: 'replace', path: '/spec/template/spec/clusterName', value: 'cluster-2' },
+        ],
+      }),
+      'a change of spec.clusterName',
+    );
+    expect(refused.code).to.equal(422);
+    expect(refused.body).to.contain('spec.clusterName: Forbidden: field is immutable');
+  });
+
+  it('the CAPA AWSMachineTemplate webhook refuses a spec update', async () => {
+    const namespace = await testNamespace('env');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const name = uniqueName('template');
+    await api.createNamespacedCustomObject({
+      ...AWS_TEMPLATES,
+      namespace,
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSMachineTemplate',
+        metadata: { name },
+        spec: { template: { spec: { instanceType: 'm6i.xlarge' } } },
+      },
+    });
+    const refused = await refusal(
+      api.patchNamespacedCustomObject({
+        ...AWS_TEMPLATES,
+        namespace,
+        name,
+        body: [{ op: 'replace', path: '/spec/template/spec/instanceType', value: 'm6i.2xlarge' }],
+      }),
+      'an AWSMachineTemplate spec update',
+    );
+    expect(refused.code).to.equal(422);
+    expect(refused.body).to.contain('AWSMachineTemplate.Spec is immutable');
+
+    // metadata stays writable
+    await api.patchNamespacedCustomObject({
+      ...AWS_TEMPLATES,
+      namespace,
+      name,
+      body: [{ op: 'add', path: '/metadata/labels', value: { touched: 'yes' } }],
+    });
+  });
+
+  it('machine-api-operator copies spec.authoritativeAPI into status and sets MAPI Paused from status.authoritativeAPI', async function () {
+    this.timeout(90_000);
+    const namespace = await testNamespace('env');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const name = uniqueName('ms');
+    const body = mapiMachineSet(name) as { metadata: object; spec: object };
+    await api.createNamespacedCustomObject({
+      ...MAPI,
+      namespace,
+      body: { ...body, spec: { ...body.spec, replicas: 0, authoritativeAPI: 'ClusterAPI' } },
+    });
+    const get = async () =>
+      (await api.getNamespacedCustomObject({ ...MAPI, namespace, name })) as Observed;
+    const pausedBecause = async (authoritativeAPI: string, status: string, reason: string) =>
+      eventually(
+        async () => {
+          const ms = await get();
+          expect(ms.status?.authoritativeAPI).to.equal(authoritativeAPI);
+          expect(condition(ms, 'Paused'), `Paused with ${authoritativeAPI}`).to.include({
+            status,
+            reason,
+          });
+        },
+        { timeoutMs: 30_000 },
+      );
+    const setAuthority = (authoritativeAPI: string) =>
+      api.patchNamespacedCustomObjectStatus({
+        ...MAPI,
+        namespace,
+        name,
+        body: [{ op: 'replace', path: '/status/authoritativeAPI', value: authoritativeAPI }],
+      });
+
+    // empty status: spec copied into it, then paused
+    await pausedBecause('ClusterAPI', 'True', 'AuthoritativeAPINotMachineAPI');
+    await setAuthority('Migrating');
+    await pausedBecause('Migrating', 'True', 'AuthoritativeAPINotMachineAPI');
+    await setAuthority('MachineAPI');
+    await pausedBecause('MachineAPI', 'False', 'AuthoritativeAPIMachineAPI');
   });
 });

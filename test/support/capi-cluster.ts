@@ -1,0 +1,130 @@
+// The CAPI Cluster that Cluster API's reconcilers (running next to the test API server, see
+// hack/control-plane.ts) need before they act on MachineSets and Machines in a namespace: until
+// the Cluster named in spec.clusterName exists, the MachineSet reconciler only returns errors.
+import { readFile } from 'node:fs/promises';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { adminConfig, controlPlane } from './cluster.js';
+import { DEFAULT_INFRASTRUCTURE } from './controller.js';
+import { eventually } from './eventually.js';
+
+export const CAPI_CLUSTERS = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'clusters' };
+export const AWS_CLUSTERS = {
+  group: 'infrastructure.cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'awsclusters',
+};
+/** The finalizer Cluster API's Cluster reconciler puts on every Cluster it takes in hand. */
+export const CAPI_CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
+
+export interface InfrastructureRef {
+  apiGroup: string;
+  kind: string;
+  name: string;
+}
+
+export interface CapiClusterOptions {
+  /** The Cluster's name: the Infrastructure's `status.infrastructureName`. Default 'demo-abc12'. */
+  name?: string;
+  /**
+   * `spec.infrastructureRef` of an infrastructure cluster the caller provides. Default: an
+   * AWSCluster of the same name, created here as OpenShift's cluster-capi-operator does: marked
+   * externally managed (`cluster.x-k8s.io/managed-by`) and `status.ready: true`, so that Cluster
+   * API treats the infrastructure as provisioned (the Cluster webhook refuses a Cluster without
+   * an infrastructureRef, controlPlaneRef or topology).
+   */
+  infrastructureRef?: InfrastructureRef;
+  /** Resolve only once Cluster API has put its finalizer on the Cluster. Default true. */
+  waitForClusterApi?: boolean;
+}
+
+export interface CapiCluster {
+  name: string;
+  namespace: string;
+  uid: string;
+  infrastructureRef: InfrastructureRef;
+  /** Secret `<name>-kubeconfig` (key `value`): the workload cluster's kubeconfig. */
+  kubeconfigSecret: string;
+}
+
+/**
+ * Creates in `namespace`: the Secret `<name>-kubeconfig` holding an admin kubeconfig of the test
+ * API server (where Cluster API's ClusterCache finds the workload cluster; labelled with the
+ * cluster name, as Cluster API's own Secret cache requires), the infrastructure cluster unless
+ * one is given, and the CAPI Cluster `<name>` (v1beta2) with the test API server as its control
+ * plane endpoint. Everything goes away with the namespace.
+ */
+export async function createCapiCluster(
+  namespace: string,
+  options: CapiClusterOptions = {},
+): Promise<CapiCluster> {
+  const name = options.name ?? DEFAULT_INFRASTRUCTURE.infrastructureName;
+  const kc = adminConfig();
+  const api = kc.makeApiClient(CustomObjectsApi);
+  const server = new URL(controlPlane().server);
+
+  const kubeconfigSecret = `${name}-kubeconfig`;
+  await kc.makeApiClient(CoreV1Api).createNamespacedSecret({
+    namespace,
+    body: {
+      metadata: { name: kubeconfigSecret, labels: { 'cluster.x-k8s.io/cluster-name': name } },
+      type: 'cluster.x-k8s.io/secret',
+      stringData: { value: await readFile(controlPlane().kubeconfigPath, 'utf8') },
+    },
+  });
+
+  let infrastructureRef = options.infrastructureRef;
+  if (!infrastructureRef) {
+    infrastructureRef = { apiGroup: AWS_CLUSTERS.group, kind: 'AWSCluster', name };
+    await api.createNamespacedCustomObject({
+      ...AWS_CLUSTERS,
+      namespace,
+      body: {
+        apiVersion: `${AWS_CLUSTERS.group}/${AWS_CLUSTERS.version}`,
+        kind: 'AWSCluster',
+        metadata: { name, annotations: { 'cluster.x-k8s.io/managed-by': 'cluster-capi-operator' } },
+        spec: {
+          region: 'us-east-1',
+          controlPlaneEndpoint: { host: server.hostname, port: Number(server.port) },
+        },
+      },
+    });
+    await api.patchNamespacedCustomObjectStatus({
+      ...AWS_CLUSTERS,
+      namespace,
+      name,
+      body: [{ op: 'add', path: '/status', value: { ready: true } }],
+    });
+  }
+
+  const created = (await api.createNamespacedCustomObject({
+    ...CAPI_CLUSTERS,
+    namespace,
+    body: {
+      apiVersion: `${CAPI_CLUSTERS.group}/${CAPI_CLUSTERS.version}`,
+      kind: 'Cluster',
+      metadata: { name },
+      spec: {
+        // as in an OpenShift cluster: the control plane is the cluster's own API server
+        controlPlaneEndpoint: { host: server.hostname, port: Number(server.port) },
+        infrastructureRef,
+      },
+    },
+  })) as { metadata: { uid: string } };
+
+  if (options.waitForClusterApi ?? true) {
+    await eventually(
+      async () => {
+        const cluster = (await api.getNamespacedCustomObject({
+          ...CAPI_CLUSTERS,
+          namespace,
+          name,
+        })) as { metadata: { finalizers?: string[] } };
+        if (!cluster.metadata.finalizers?.includes(CAPI_CLUSTER_FINALIZER)) {
+          throw new Error(`Cluster API has not taken Cluster ${namespace}/${name} in hand yet`);
+        }
+      },
+      { timeoutMs: 30_000 },
+    );
+  }
+  return { name, namespace, uid: created.metadata.uid, infrastructureRef, kubeconfigSecret };
+}
