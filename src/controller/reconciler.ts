@@ -57,7 +57,13 @@ export interface ReconcilerOptions {
   now: () => Date;
   logger: Logger;
   /** Told of every write the API server accepted (metrics, tests). */
-  onWrite?: (write: { resource: Resource; verb: WriteStep['kind']; object: KubeObject }) => void;
+  onWrite?: (write: {
+    resource: Resource;
+    verb: WriteStep['kind'];
+    object: KubeObject;
+    /** What the write was for. */
+    note: string;
+  }) => void;
 }
 
 export interface ReconcileResult {
@@ -251,7 +257,7 @@ export class Reconciler {
         answer = await writer.delete(resource, step.object);
         break;
     }
-    this.options.onWrite?.({ resource, verb: step.kind, object: step.object });
+    this.options.onWrite?.({ resource, verb: step.kind, object: step.object, note: step.note });
     // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
     const gone =
       !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);

@@ -6,6 +6,7 @@ import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/t
 import { CAPI_MACHINE_SET_FINALIZER } from '../../src/sync/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { recordingLogger } from '../support/logger.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
@@ -41,28 +42,36 @@ async function list<T extends KubeObject>(resource: typeof MAPI, namespace: stri
 /** Accepted writes by `<kind> <verb>`, and the largest number of writes to any one object. */
 class WriteLog {
   private counts = new Map<string, number>();
-  private perObject = new Map<string, number>();
+  /** Per object and verb: what each write was for. */
+  private perObject = new Map<string, string[]>();
 
-  record = ({ verb, object }: { verb: string; object: KubeObject }): void => {
+  record = ({ verb, object, note }: { verb: string; object: KubeObject; note: string }): void => {
     const what = `${object.kind === 'MachineSet' ? object.apiVersion.split('.')[0] : object.kind} ${verb}`;
     this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
-    const key = `${object.apiVersion}/${object.kind}/${object.metadata.name} ${verb}`;
-    this.perObject.set(key, (this.perObject.get(key) ?? 0) + 1);
+    const key = `${object.apiVersion}/${object.kind} ${verb} ${object.metadata.name}`;
+    this.perObject.set(key, [...(this.perObject.get(key) ?? []), note]);
   };
 
   /** What was written since the last call; resets. */
-  take(): { counts: Record<string, number>; mostPerObject: Record<string, number> } {
+  take(): {
+    counts: Record<string, number>;
+    mostPerObject: Record<string, number>;
+    /** For each kind and verb, the notes of the object written most often. */
+    busiest: Record<string, string[]>;
+  } {
     const counts = Object.fromEntries(this.counts);
     const mostPerObject: Record<string, number> = {};
-    for (const [key, n] of this.perObject) {
-      const verb = key.slice(key.lastIndexOf(' ') + 1);
-      const kind = key.split('/').slice(0, -1).join('/');
-      const what = `${kind} ${verb}`;
-      mostPerObject[what] = Math.max(mostPerObject[what] ?? 0, n);
+    const busiest: Record<string, string[]> = {};
+    for (const [key, notes] of this.perObject) {
+      const what = key.slice(0, key.lastIndexOf(' '));
+      if (notes.length > (mostPerObject[what] ?? 0)) {
+        mostPerObject[what] = notes.length;
+        busiest[what] = notes;
+      }
     }
     this.counts.clear();
     this.perObject.clear();
-    return { counts, mostPerObject };
+    return { counts, mostPerObject, busiest };
   }
 }
 
@@ -80,7 +89,12 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
 
   it('creates, rotates and deletes them all with one write per change and nothing left behind', async () => {
     const writes = new WriteLog();
-    const c: TestController = await startTestController({ workers: 4, onWrite: writes.record });
+    const logger = recordingLogger();
+    const c: TestController = await startTestController({
+      workers: 4,
+      onWrite: writes.record,
+      logger,
+    });
     await createCapiCluster(c.capiNamespace, {
       infrastructureRef: {
         apiGroup: 'infrastructure.cluster.x-k8s.io',
@@ -113,14 +127,23 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
       expect(marked, 'mirrors marked by Cluster API').to.have.length(COUNT);
     });
     const created = writes.take();
-    // per MachineSet: first-visit condition, finalizer, mirror, template, mirror status, True
-    expect(created.mostPerObject, 'writes per object on creation').to.deep.include({
+    // Per MachineSet: first-visit condition, finalizer, True (MAPI patches); the mirror; its
+    // template; the mirror's status. machine-api-operator writes MAPI status as a merge patch of
+    // its whole conditions list (client.MergeFrom, no resourceVersion): when its view predates
+    // our condition, it drops it and we write it once more. It also changes the replica counts
+    // twice (observedGeneration, then the Machine it created), each copied to the mirror once.
+    const createdReport = JSON.stringify(created.busiest);
+    const creationLimits: Record<string, number> = {
+      'machine.openshift.io/v1beta1/MachineSet patch': 4,
       'cluster.x-k8s.io/v1beta2/MachineSet create': 1,
       'infrastructure.cluster.x-k8s.io/v1beta2/AWSMachineTemplate create': 1,
-      'machine.openshift.io/v1beta1/MachineSet patch': 3,
-    });
+      'cluster.x-k8s.io/v1beta2/MachineSet patch': 2,
+    };
+    expect(Object.keys(created.mostPerObject).sort(), createdReport).to.deep.equal(
+      Object.keys(creationLimits).sort(),
+    );
     for (const [what, n] of Object.entries(created.mostPerObject)) {
-      expect(n, what).to.be.at.most(3);
+      expect(n, `${what}: ${createdReport}`).to.be.at.most(creationLimits[what]!);
     }
     expect(created.counts).to.not.have.any.keys(
       'cluster update',
@@ -170,7 +193,7 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
     });
     const rotated = writes.take();
     for (const [what, n] of Object.entries(rotated.mostPerObject)) {
-      expect(n, `${what} on a rotation`).to.equal(1);
+      expect(n, `${what} on a rotation: ${JSON.stringify(rotated.busiest)}`).to.equal(1);
     }
 
     // 4. deleted: every MAPI MachineSet
@@ -184,7 +207,11 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
     });
     const deleted = writes.take();
     for (const [what, n] of Object.entries(deleted.mostPerObject)) {
-      expect(n, `${what} on deletion`).to.equal(1);
+      expect(n, `${what} on deletion: ${JSON.stringify(deleted.busiest)}`).to.equal(1);
     }
+
+    // Nothing was wrong, so nothing said so: races were retried quietly, no reconcile failed.
+    const loud = logger.records.filter((r) => r.level === 'warn' || r.level === 'error');
+    expect(loud, 'warnings and errors of a healthy run').to.deep.equal([]);
   });
 });

@@ -7,7 +7,7 @@ import {
   type RunningController,
 } from '../../src/controller/controller.js';
 import { converterFor } from '../../src/conversion/platforms.js';
-import { createLogger, silentLogger } from '../../src/logging.js';
+import { createLogger, silentLogger, type Logger } from '../../src/logging.js';
 import { adminConfig, testNamespace } from './cluster.js';
 import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
@@ -28,6 +28,8 @@ export async function startTestController(
     /** Existing namespaces (a restart); fresh ones by default. */
     namespaces?: { mapi: string; capi: string };
     onWrite?: ControllerOptions['onWrite'];
+    /** Default: silent, or debug on the terminal with TEST_CONTROLLER_LOGS set. */
+    logger?: Logger;
   } = {},
 ): Promise<TestController> {
   const mapiNamespace = options.namespaces?.mapi ?? (await testNamespace('mapi'));
@@ -39,7 +41,9 @@ export async function startTestController(
     ...(options.platform ? { platform: options.platform } : {}),
     workers: options.workers ?? 2,
     converterFor,
-    logger: process.env.TEST_CONTROLLER_LOGS ? createLogger('debug', 'text') : silentLogger,
+    logger:
+      options.logger ??
+      (process.env.TEST_CONTROLLER_LOGS ? createLogger('debug', 'text') : silentLogger),
     watchTimeoutSeconds: { min: 20, max: 40 },
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
   });
