@@ -95,13 +95,7 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
       onWrite: writes.record,
       logger,
     });
-    await createCapiCluster(c.capiNamespace, {
-      infrastructureRef: {
-        apiGroup: 'infrastructure.cluster.x-k8s.io',
-        kind: 'AWSCluster',
-        name: DEFAULT_INFRASTRUCTURE.infrastructureName,
-      },
-    });
+    await createCapiCluster(c.capiNamespace);
     const names = Array.from({ length: COUNT }, (_, i) => `churn-${String(i).padStart(4, '0')}`);
     const forAll = async (action: (name: string) => Promise<unknown>) => {
       for (let i = 0; i < names.length; i += 20) {

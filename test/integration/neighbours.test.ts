@@ -26,16 +26,11 @@ import {
 } from '../support/controller.js';
 
 const api = customObjects;
-const AWS_CLUSTER = {
-  apiGroup: 'infrastructure.cluster.x-k8s.io',
-  kind: 'AWSCluster',
-  name: DEFAULT_INFRASTRUCTURE.infrastructureName,
-};
 
 async function startWithClusterApi(): Promise<TestController> {
   const c = await startTestController();
   // Without it Cluster API does not act on the mirrors.
-  await createCapiCluster(c.capiNamespace, { infrastructureRef: AWS_CLUSTER });
+  await createCapiCluster(c.capiNamespace);
   return c;
 }
 
