@@ -13,8 +13,15 @@ import {
 } from './conditions.js';
 import { done, patchStatus, type EventSpec, type Step } from './steps.js';
 
+/** Field errors named in one message; the rest are counted. */
+const MAX_FIELD_ERRORS = 10;
+
 export function formatFieldErrors(errors: FieldError[]): string {
-  return errors.map((e) => `${e.path}: ${e.message.replace(/\.+$/, '')}`).join('; ');
+  const named = errors
+    .slice(0, MAX_FIELD_ERRORS)
+    .map((e) => `${e.path}: ${e.message.replace(/\.+$/, '')}`);
+  const more = errors.length - named.length;
+  return more > 0 ? `${named.join('; ')}; and ${more} more` : named.join('; ');
 }
 
 /**

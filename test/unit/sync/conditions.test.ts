@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { MapiCondition } from '../../../src/api/types.js';
+import { formatFieldErrors } from '../../../src/sync/report.js';
 import {
   conditionDiffers,
   Reason,
@@ -87,5 +88,19 @@ describe('Synchronized condition', () => {
     );
     expect(withCondition([other], first)).to.deep.equal([other, first]);
     expect(withCondition([first, other], second)).to.deep.equal([second, other]);
+  });
+});
+
+describe('formatFieldErrors', () => {
+  it('names at most ten field errors and counts the rest', () => {
+    const errors = Array.from({ length: 5000 }, (_, i) => ({
+      path: `metadata.labels[k${i}]`,
+      message: 'is not a valid label key.',
+    }));
+    const message = formatFieldErrors(errors);
+    expect(message).to.match(/^metadata\.labels\[k0\]: is not a valid label key; /);
+    expect(message).to.contain('metadata.labels[k9]');
+    expect(message).to.not.contain('metadata.labels[k10]');
+    expect(message).to.match(/; and 4990 more$/);
   });
 });
