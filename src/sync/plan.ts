@@ -12,7 +12,7 @@ import type {
   MachineTemplate,
   MapiMachineSet,
 } from '../api/types.js';
-import { convertMachineSet } from '../conversion/machine-set.js';
+import { convertMachineSet } from '../conversion/machine-set/index.js';
 import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
 import type { PlatformConverter } from '../conversion/types.js';
 import { findSynchronized, Reason, type SyncState } from './conditions.js';

@@ -1,0 +1,116 @@
+// How every platform converter opens a providerSpec: it must be an object of the platform's kind
+// and apiVersion, and its own `metadata` is dropped. What is left is read field by field.
+import { ConversionReport, describeValue, isJsonObject, ObjectReader } from './field-reader.js';
+import type { ConversionContext, FieldError, PlatformConverter } from '../types.js';
+import { quote, shorten } from './quote.js';
+
+/** What the opening needs to know of a converter (its own fields, so nothing is said twice). */
+export type ProviderSpecOwner = Pick<
+  PlatformConverter,
+  'platform' | 'providerSpecKind' | 'template'
+>;
+
+export type OpenedProviderSpec =
+  { ok: true; spec: ObjectReader; report: ConversionReport } | { ok: false; errors: FieldError[] };
+
+/** `apiVersions`: the ones accepted, the current one first. */
+export function openProviderSpec(
+  providerSpec: unknown,
+  context: ConversionContext,
+  owner: ProviderSpecOwner,
+  apiVersions: readonly string[],
+): OpenedProviderSpec {
+  const report = new ConversionReport();
+  if (!isJsonObject(providerSpec)) {
+    const message =
+      `must be ${withArticle(owner.providerSpecKind)} object, but is ${describeValue(providerSpec)}; ` +
+      `set the ${owner.platform} machine settings there.`;
+    return { ok: false, errors: [{ path: context.path, message }] };
+  }
+  const spec = ObjectReader.of(providerSpec, context.path, report);
+  if (spec === undefined) return { ok: false, errors: report.errors };
+  // Another platform's providerSpec: its fields would only bury the one error that matters.
+  if (!checkTypeMeta(spec, owner, apiVersions, report)) return { ok: false, errors: report.errors };
+  dropMetadata(spec, owner.template.kind, report);
+  return { ok: true, spec, report };
+}
+
+function withArticle(word: string): string {
+  return `${/^[AEIOU]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
+/** Reports a missing or wrong kind and apiVersion; false when the kind is another platform's. */
+function checkTypeMeta(
+  spec: ObjectReader,
+  owner: ProviderSpecOwner,
+  apiVersions: readonly string[],
+  report: ConversionReport,
+) {
+  const expected = owner.providerSpecKind;
+  const kind = spec.raw('kind');
+  if (kind !== expected) {
+    const found =
+      kind === undefined
+        ? 'is missing'
+        : `is ${typeof kind === 'string' ? shorten(kind) : describeValue(kind)}`;
+    report.error(
+      spec.pathOf('kind'),
+      `${found}, but the cluster runs on ${owner.platform}, where the providerSpec must be ` +
+        `${withArticle(expected)}; set kind to ${expected}.`,
+    );
+    if (kind !== undefined) return false;
+  }
+  const apiVersion = spec.raw('apiVersion');
+  if (typeof apiVersion !== 'string' || !apiVersions.includes(apiVersion)) {
+    const [current, ...older] = apiVersions;
+    const fix =
+      older.length === 0
+        ? `set it to ${current}, the only version of ${expected}.`
+        : `set it to ${current} (or the older ${older.join(', ')}).`;
+    const found = apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`;
+    report.error(spec.pathOf('apiVersion'), `${found}; ${fix}`);
+  }
+  return true;
+}
+
+/** The providerSpec's own metadata is read by no machine controller. */
+function dropMetadata(spec: ObjectReader, templateKind: string, report: ConversionReport) {
+  const metadata = spec.object('metadata');
+  if (metadata === undefined) return;
+  // Serialised Go objects carry `metadata: {creationTimestamp: null}`, which says nothing.
+  if (Object.keys(metadata.takeAll()).length > 0) {
+    report.warn(
+      `${metadata.path} is not used by any machine controller and has no place in ` +
+        `${withArticle(templateKind)}, so it is not converted.`,
+    );
+  }
+}
+
+/** The name of `userDataSecret` where it is a LocalObjectReference (name only). */
+export function readUserDataSecretName(spec: ObjectReader): string | undefined {
+  const secret = spec.object('userDataSecret');
+  const name = secret?.string('name');
+  secret?.finish();
+  return name;
+}
+
+/**
+ * A `credentialsSecret` (name only) other than the platform's default is an error: Cluster API
+ * machines do not take credentials per MachineSet. `why` completes "but …" in the message.
+ */
+export function checkCredentialsSecretName(
+  spec: ObjectReader,
+  defaultName: string,
+  why: string,
+  report: ConversionReport,
+): void {
+  const secret = spec.object('credentialsSecret');
+  if (secret === undefined) return;
+  const name = secret.string('name');
+  secret.finish();
+  if (name === undefined || name === defaultName) return;
+  report.error(
+    secret.pathOf('name'),
+    `is ${quote(name)}, but ${why}; set the name to ${defaultName} or remove credentialsSecret.`,
+  );
+}

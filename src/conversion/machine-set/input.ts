@@ -1,0 +1,216 @@
+// Reads the MAPI MachineSet around the providerSpec from whatever JSON it is. Every field of
+// the wrong type becomes a field error, never an exception; a field below one of the wrong type
+// is not read (its parent's error says it all), while a missing parent reads as empty, so that
+// what is required below it is still reported.
+import {
+  type ConversionReport,
+  isJsonObject,
+  type MapEntry,
+  ObjectReader,
+} from '../common/field-reader.js';
+import { shorten } from '../common/quote.js';
+
+export interface HookInput {
+  name: string;
+  owner: string;
+  /** Path of the hook's name, e.g. `spec.template.spec.lifecycleHooks.preDrain[0].name`. */
+  path: string;
+}
+
+export interface ExpressionInput {
+  key?: string;
+  operator?: string;
+  /** Absent values read as an empty list. */
+  values: string[];
+  /** e.g. `spec.selector.matchExpressions[0]` */
+  path: string;
+}
+
+export interface SelectorInput {
+  matchLabels: MapEntry[];
+  matchExpressions: ExpressionInput[];
+}
+
+export interface MachineSetInput {
+  name?: string;
+  labels: MapEntry[];
+  annotations: MapEntry[];
+  /** The owners, named for a message, e.g. `MachineDeployment web`. */
+  owners: string[];
+  replicas?: number;
+  minReadySeconds?: number;
+  deletePolicy?: string;
+  /** Undefined when missing (reported as required) or unreadable. */
+  selector?: SelectorInput;
+  templateLabels: MapEntry[];
+  templateAnnotations: MapEntry[];
+  nodeLabels: MapEntry[];
+  /** False when some template or node label could not be read: the labels are incomplete. */
+  templateLabelsRead: boolean;
+  nodeAnnotations: MapEntry[];
+  preDrainHooks: HookInput[];
+  preTerminateHooks: HookInput[];
+  hasTaints: boolean;
+  providerID?: string;
+  /** The providerSpec value; `readable` is false when a field above it has the wrong type. */
+  providerSpec: { readable: boolean; value: unknown };
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
+/** Fields of a MAPI ObjectMeta that no machine controller reads and CAPI has no place for. */
+const UNUSED_METADATA = ['name', 'generateName', 'namespace', 'ownerReferences'];
+
+export function readMachineSet(mapi: unknown, report: ConversionReport): MachineSetInput {
+  // Not an object at all: read as an empty MachineSet, so that what is required is reported.
+  const root = ObjectReader.of(isJsonObject(mapi) ? mapi : {}, '', report)!;
+  const input: MachineSetInput = {
+    labels: [],
+    annotations: [],
+    owners: [],
+    templateLabels: [],
+    templateAnnotations: [],
+    nodeLabels: [],
+    templateLabelsRead: false,
+    nodeAnnotations: [],
+    preDrainHooks: [],
+    preTerminateHooks: [],
+    hasTaints: false,
+    providerSpec: { readable: false, value: undefined },
+  };
+
+  const metadata = root.objectOrEmpty('metadata');
+  if (metadata) readMetadata(metadata, input);
+
+  const spec = root.objectOrEmpty('spec');
+  if (!spec) return input;
+  input.replicas = count(spec, 'replicas');
+  input.minReadySeconds = count(spec, 'minReadySeconds');
+  input.deletePolicy = spec.string('deletePolicy');
+  if (spec.raw('selector') === undefined) {
+    report.error(
+      spec.pathOf('selector'),
+      'is required; set matchLabels that select the machines of this MachineSet and that ' +
+        'spec.template.metadata.labels also sets, e.g. machine.openshift.io/cluster-api-machineset: <name>.',
+    );
+  } else {
+    input.selector = readSelector(spec);
+  }
+
+  const template = spec.objectOrEmpty('template');
+  if (!template) return input;
+  const templateMetadata = template.objectOrEmpty('metadata');
+  const labelsRead =
+    templateMetadata !== undefined && readLabels(templateMetadata, input, 'templateLabels');
+  if (templateMetadata) {
+    input.templateAnnotations = templateMetadata.stringMap('annotations') ?? [];
+    warnUnused(templateMetadata);
+  }
+  const machineSpec = template.objectOrEmpty('spec');
+  if (!machineSpec) return input;
+  const nodeLabelsRead = readMachineSpec(machineSpec, input);
+  input.templateLabelsRead = labelsRead && nodeLabelsRead;
+  return input;
+}
+
+function readMetadata(metadata: ObjectReader, input: MachineSetInput): void {
+  input.name = metadata.requiredString('name', 'every MachineSet has a name.');
+  input.labels = metadata.stringMap('labels') ?? [];
+  input.annotations = metadata.stringMap('annotations') ?? [];
+  const owners = metadata.objects('ownerReferences') ?? [];
+  input.owners = owners.map((owner) => {
+    const kind = owner.string('kind') ?? 'an object';
+    const name = owner.string('name') ?? '';
+    return shorten(`${kind} ${name}`.trim());
+  });
+}
+
+/** Reads `labels` into `input[field]`; false when some label could not be read. */
+function readLabels(
+  metadata: ObjectReader,
+  input: MachineSetInput,
+  field: 'templateLabels' | 'nodeLabels',
+): boolean {
+  const before = metadata.report.errors.length;
+  input[field] = metadata.stringMap('labels') ?? [];
+  return metadata.report.errors.length === before;
+}
+
+/** Reads the machine spec; false when some node label could not be read. */
+function readMachineSpec(machineSpec: ObjectReader, input: MachineSetInput): boolean {
+  const nodeMetadata = machineSpec.objectOrEmpty('metadata');
+  const labelsRead = nodeMetadata !== undefined && readLabels(nodeMetadata, input, 'nodeLabels');
+  if (nodeMetadata) {
+    input.nodeAnnotations = nodeMetadata.stringMap('annotations') ?? [];
+    warnUnused(nodeMetadata);
+  }
+  const hooks = machineSpec.object('lifecycleHooks');
+  if (hooks) {
+    input.preDrainHooks = readHooks(hooks, 'preDrain');
+    input.preTerminateHooks = readHooks(hooks, 'preTerminate');
+  }
+  input.hasTaints = (machineSpec.items('taints') ?? []).length > 0;
+  input.providerID = machineSpec.string('providerID');
+  const providerSpec = machineSpec.objectOrEmpty('providerSpec');
+  if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
+  return labelsRead;
+}
+
+/** A non-negative int32, as Cluster API's replicas and minReadySeconds are. */
+function count(spec: ObjectReader, key: string): number | undefined {
+  const value = spec.integer(key);
+  if (value === undefined) return undefined;
+  if (value < 0) {
+    spec.report.error(
+      spec.pathOf(key),
+      `is ${value}, but must be 0 or more; Cluster API refuses a negative ${key}.`,
+    );
+    return undefined;
+  }
+  if (value > MAX_INT32) {
+    spec.report.error(
+      spec.pathOf(key),
+      `is ${value}, but must be at most ${MAX_INT32}; Cluster API stores ${key} as a 32-bit integer.`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function readSelector(spec: ObjectReader): SelectorInput | undefined {
+  const before = spec.report.errors.length;
+  const selector = spec.object('selector');
+  if (!selector) return undefined;
+  const matchLabels = selector.stringMap('matchLabels');
+  const expressions = selector.objects('matchExpressions');
+  const matchExpressions = (expressions ?? []).map((expression): ExpressionInput => ({
+    key: expression.string('key', { keepEmpty: true }),
+    operator: expression.string('operator', { keepEmpty: true }),
+    values: expression.strings('values') ?? [],
+    path: expression.path,
+  }));
+  // A selector that cannot be read whole is not checked any further: its errors say enough.
+  if (selector.report.errors.length > before) return undefined;
+  return { matchLabels: matchLabels ?? [], matchExpressions };
+}
+
+function readHooks(hooks: ObjectReader, key: string): HookInput[] {
+  return (hooks.objects(key) ?? []).flatMap((hook) => {
+    const name = hook.requiredString('name', 'set the name of the lifecycle hook.');
+    const owner = hook.requiredString('owner', 'set who owns the lifecycle hook.');
+    if (name === undefined || owner === undefined) return [];
+    return [{ name, owner, path: hook.pathOf('name') }];
+  });
+}
+
+function warnUnused(metadata: ObjectReader): void {
+  const set = UNUSED_METADATA.filter((key) => {
+    const value = metadata.raw(key);
+    return value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+  });
+  for (const key of set) {
+    metadata.report.warn(
+      `${metadata.pathOf(key)} is not used by Machine API and has no place in a Cluster API ` +
+        `MachineSet, so it is not converted.`,
+    );
+  }
+}
