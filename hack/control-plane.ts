@@ -37,7 +37,12 @@ export interface ControlPlaneOptions {
 }
 
 export type CoreComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
-export type NeighbourName = 'cluster-api' | 'cluster-api-provider-aws' | 'machine-api-operator';
+export type NeighbourName =
+  | 'cluster-api'
+  | 'cluster-api-provider-aws'
+  | 'cluster-api-provider-openstack'
+  | 'cluster-api-provider-gcp'
+  | 'machine-api-operator';
 export type ComponentName = CoreComponentName | NeighbourName;
 
 /** A neighbouring controller or webhook server that runs next to the API server. */
@@ -501,6 +506,67 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
         },
       },
       answered: (res) => res.status >= 400 && res.body.includes('cannot be set in templates'),
+    },
+  },
+  {
+    name: 'cluster-api-provider-openstack',
+    module: 'sigs.k8s.io/cluster-api-provider-openstack',
+    runs: [
+      'OpenStackMachineTemplate webhook',
+      'OpenStackMachine webhook',
+      'OpenStackCluster webhook',
+      'OpenStackClusterTemplate webhook',
+    ],
+    webhooks: true,
+    webhookCheck: {
+      what: 'the OpenStackMachineTemplate webhook refusing a dry-run template with a providerID',
+      path: '/apis/infrastructure.cluster.x-k8s.io/v1beta1/namespaces/default/openstackmachinetemplates?dryRun=All',
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'OpenStackMachineTemplate',
+        metadata: { name: 'webhook-check' },
+        spec: {
+          template: {
+            spec: {
+              flavor: 'm1.large',
+              image: { filter: { name: 'rhcos' } },
+              providerID: 'openstack:///webhook-check',
+            },
+          },
+        },
+      },
+      answered: (res) => res.status >= 400 && res.body.includes('cannot be set in templates'),
+    },
+  },
+  {
+    name: 'cluster-api-provider-gcp',
+    module: 'sigs.k8s.io/cluster-api-provider-gcp',
+    runs: [
+      'GCPMachineTemplate webhook',
+      'GCPMachine webhook',
+      'GCPCluster webhook',
+      'GCPClusterTemplate webhook',
+    ],
+    webhooks: true,
+    webhookCheck: {
+      what: 'the GCPMachineTemplate webhook refusing a dry-run confidential template on an e2 machine',
+      path: '/apis/infrastructure.cluster.x-k8s.io/v1beta1/namespaces/default/gcpmachinetemplates?dryRun=All',
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'GCPMachineTemplate',
+        metadata: { name: 'webhook-check' },
+        spec: {
+          template: {
+            spec: {
+              instanceType: 'e2-standard-4',
+              confidentialCompute: 'Enabled',
+              onHostMaintenance: 'Terminate',
+            },
+          },
+        },
+      },
+      answered: (res) =>
+        res.status >= 400 && res.body.includes('requires any of the following machine series'),
     },
   },
   {

@@ -39,7 +39,9 @@ $CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsmachines.yaml $CAPA_CO
 $CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsclusters.yaml $CAPA_CONTRACT
 $CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsclustertemplates.yaml $CAPA_CONTRACT
 $CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachinetemplates.yaml $CAPO_CONTRACT
+$CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachines.yaml $CAPO_CONTRACT
 $CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml $CAPG_CONTRACT
+$CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachines.yaml $CAPG_CONTRACT
 $CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml $CAPZ_CONTRACT
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml $CAPIBM_CONTRACT
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml

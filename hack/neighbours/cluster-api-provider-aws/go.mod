@@ -4,8 +4,6 @@ go 1.25.0
 
 require (
 	k8s.io/apimachinery v0.33.4
-	k8s.io/client-go v0.33.4
-	k8s.io/klog/v2 v2.130.1
 	mapi-capi-sync/hack/neighbours/serving v0.0.0
 	sigs.k8s.io/cluster-api-provider-aws/v2 v2.11.0
 	sigs.k8s.io/controller-runtime v0.21.0
@@ -63,7 +61,9 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/api v0.33.4 // indirect
 	k8s.io/apiextensions-apiserver v0.33.4 // indirect
+	k8s.io/client-go v0.33.4 // indirect
 	k8s.io/component-base v0.33.4 // indirect
+	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kube-openapi v0.0.0-20250318190949-c8a335a9a2ff // indirect
 	k8s.io/utils v0.0.0-20250820121507-0af2bda4dd1d // indirect
 	sigs.k8s.io/cluster-api v1.11.1 // indirect
