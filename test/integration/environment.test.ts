@@ -255,6 +255,8 @@ describe('the neighbouring controllers and webhooks', () => {
     expect(versions).to.deep.equal({
       'cluster-api': 'v1.13.6',
       'cluster-api-provider-aws': 'v2.11.0',
+      'cluster-api-provider-openstack': 'v0.14.2',
+      'cluster-api-provider-gcp': 'v1.12.0',
       'machine-api-operator': 'v0.2.1-0.20260226113419-88465550a74b',
     });
     for (const neighbour of plane.neighbours) {
@@ -367,6 +369,48 @@ describe('the neighbouring controllers and webhooks', () => {
       body: [{ op: 'add', path: '/metadata/labels', value: { touched: 'yes' } }],
     });
   });
+
+  for (const { kind, plural, version, spec, change, refusal: message } of [
+    {
+      kind: 'OpenStackMachineTemplate',
+      plural: 'openstackmachinetemplates',
+      version: 'v1beta1',
+      spec: { flavor: 'm1.large', image: { filter: { name: 'rhcos' } } },
+      change: { op: 'replace', path: '/spec/template/spec/flavor', value: 'm1.xlarge' },
+      refusal: 'OpenStackMachineTemplate spec.template.spec field is immutable',
+    },
+    {
+      kind: 'GCPMachineTemplate',
+      plural: 'gcpmachinetemplates',
+      version: 'v1beta1',
+      spec: { instanceType: 'n2-standard-4' },
+      change: { op: 'replace', path: '/spec/template/spec/instanceType', value: 'n2-standard-8' },
+      refusal: 'spec: Forbidden: cannot be modified',
+    },
+  ]) {
+    it(`the ${kind} webhook refuses a spec update`, async () => {
+      const namespace = await testNamespace('env');
+      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      const resource = { group: 'infrastructure.cluster.x-k8s.io', version, plural };
+      const name = uniqueName('template');
+      await api.createNamespacedCustomObject({
+        ...resource,
+        namespace,
+        body: {
+          apiVersion: `infrastructure.cluster.x-k8s.io/${version}`,
+          kind,
+          metadata: { name },
+          spec: { template: { spec } },
+        },
+      });
+      const refused = await refusal(
+        api.patchNamespacedCustomObject({ ...resource, namespace, name, body: [change] }),
+        `a ${kind} spec update`,
+      );
+      expect(refused.code).to.equal(422);
+      expect(refused.body).to.contain(message);
+    });
+  }
 
   it('machine-api-operator copies spec.authoritativeAPI into status and sets MAPI Paused from status.authoritativeAPI', async function () {
     this.timeout(90_000);
