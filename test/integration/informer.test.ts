@@ -105,7 +105,9 @@ describe('informer against the API server', () => {
     });
     started.start();
     await started.waitForSync(AbortSignal.timeout(30_000));
-    expect(events).to.deep.equal([`add ${existing}`]);
+    // machine-api-operator writes every MAPI MachineSet's status too: its updates come in between.
+    const withoutUpdates = () => events.filter((e) => !e.startsWith('update '));
+    expect(withoutUpdates()).to.deep.equal([`add ${existing}`]);
     expect(started.get(namespace, existing)?.kind, 'kind filled for list items').to.equal(
       'MachineSet',
     );
@@ -125,12 +127,8 @@ describe('informer against the API server', () => {
     await api.deleteNamespacedCustomObject({ ...MAPI, namespace, name });
     await eventually(() => expect(started.get(namespace, name)).to.equal(undefined));
 
-    expect(events).to.deep.equal([
-      `add ${existing}`,
-      `add ${name}`,
-      `update ${name}`,
-      `delete ${name}`,
-    ]);
+    expect(withoutUpdates()).to.deep.equal([`add ${existing}`, `add ${name}`, `delete ${name}`]);
+    expect(events).to.include(`update ${name}`);
     // The server does record managedFields; the informer's copies must not carry them.
     const onServer = (await api.getNamespacedCustomObject({
       ...MAPI,
