@@ -2,8 +2,9 @@
 // kube-controller-manager running only the garbage-collector and namespace
 // controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
 // real controllers and admission webhooks that run next to this project's controller in a
-// cluster (its "neighbours": Cluster API core, Cluster API Provider AWS's webhooks,
-// machine-api-operator's MachineSet controller), built from their Go modules by hack/neighbours/.
+// cluster (its "neighbours": Cluster API core, the AWS, OpenStack and GCP providers' webhooks,
+// machine-api-operator's MachineSet controller), built from their Go modules by
+// hack/build-neighbours.sh from the mains in hack/neighbours/.
 // Used by the test harness (one per test run), the local-cluster command and the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
