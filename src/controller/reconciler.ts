@@ -112,11 +112,13 @@ function withoutResourceVersion(patch: Extract<WriteStep, { kind: 'patch' }>['pa
 }
 
 /**
- * Our JSON patches are guarded by `test` operations; the API server answers a
- * failed test with 422, which here means "the object changed since we read it".
+ * Our cache was behind the server: a conflict, an object already gone, or a
+ * failed `test` of one of our JSON patches (the API server answers that with
+ * 422). Normal life, retried from fresh observations.
  */
-function isFailedTest(step: WriteStep, err: unknown): boolean {
-  return step.kind === 'patch' && step.patch.type === 'json' && statusCode(err) === 422;
+function isRace(step: WriteStep, err: unknown): boolean {
+  const failedTest = step.kind === 'patch' && step.patch.type === 'json' && statusCode(err) === 422;
+  return isConflict(err) || isNotFound(err) || failedTest;
 }
 
 /** Refused for good: retried only when something it was computed from changes. */
@@ -191,8 +193,7 @@ export class Reconciler {
         await this.execute(step, observed, log);
         this.refused.delete(name);
       } catch (err) {
-        if (isConflict(err) || isNotFound(err) || isFailedTest(step, err)) {
-          // Our cache was behind the server: normal life, retried from fresh observations.
+        if (isRace(step, err)) {
           log.debug('write raced with another writer; retrying', {
             step: step.note,
             error: describeError(err),
@@ -270,7 +271,7 @@ export class Reconciler {
       await this.write(step, observed);
       log.info(step.note, { kind: step.object.kind, name: step.object.metadata.name });
     } catch (err) {
-      if (isConflict(err) || isNotFound(err) || isFailedTest(step, err)) throw err;
+      if (isRace(step, err)) throw err;
       const permanent = isPermanent(err);
       await this.reportWriteFailure(step, observed, err, permanent, log);
       const message = `${step.note}: ${describeError(err)}`;

@@ -57,12 +57,13 @@ export function isOwnedBy(object: KubeObject, owner: KubeObject): boolean {
   return object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid) ?? false;
 }
 
-/** A merge patch of metadata, conditional on the resourceVersion observed. */
-function metadataPatch(object: KubeObject, metadata: Record<string, unknown>): Patch {
-  return {
-    type: 'merge',
-    body: { metadata: { resourceVersion: object.metadata.resourceVersion, ...metadata } },
-  };
+/** A merge patch of `fields`, conditional on the resourceVersion observed. */
+function guardedMergePatch(
+  object: KubeObject,
+  fields: { metadata?: Record<string, unknown>; status?: Record<string, unknown> },
+): Patch {
+  const metadata = { resourceVersion: object.metadata.resourceVersion, ...fields.metadata };
+  return { type: 'merge', body: { ...fields, metadata } };
 }
 
 /** Adds our finalizer, keeping everyone else's. */
@@ -70,8 +71,8 @@ export function addFinalizer(object: KubeObject, note: string): WriteStep {
   return {
     kind: 'patch',
     object,
-    patch: metadataPatch(object, {
-      finalizers: [...(object.metadata.finalizers ?? []), FINALIZER],
+    patch: guardedMergePatch(object, {
+      metadata: { finalizers: [...(object.metadata.finalizers ?? []), FINALIZER] },
     }),
     note,
   };
@@ -112,7 +113,12 @@ export function annotate(
   annotations: Record<string, string | null>,
   note: string,
 ): WriteStep {
-  return { kind: 'patch', object, patch: metadataPatch(object, { annotations }), note };
+  return {
+    kind: 'patch',
+    object,
+    patch: guardedMergePatch(object, { metadata: { annotations } }),
+    note,
+  };
 }
 
 /** A merge patch of the given status fields, conditional on the resourceVersion observed. */
@@ -125,10 +131,7 @@ export function patchStatus(
     kind: 'patch',
     object,
     subresource: 'status',
-    patch: {
-      type: 'merge',
-      body: { metadata: { resourceVersion: object.metadata.resourceVersion }, status },
-    },
+    patch: guardedMergePatch(object, { status }),
     note,
   };
 }

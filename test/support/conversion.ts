@@ -1,11 +1,12 @@
 // Helpers for the platform converters' unit tests.
 import { expect } from 'chai';
-import type { Infrastructure, MapiMachineSet } from '../../src/api/types.js';
+import type { Infrastructure, JsonPatchOperation, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
 import { converterFor } from '../../src/conversion/platforms.js';
 import type { Conversion, FieldError, PlatformConverter } from '../../src/conversion/types.js';
 import { PLATFORM_FIXTURES } from './fixtures/index.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
+import { applyJsonPatch } from './patch.js';
 
 /** Where a MachineSet's providerSpec sits; the converters' error paths start with it. */
 export const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
@@ -26,28 +27,9 @@ export function providerSpecOf(machineSet: MapiMachineSet): unknown {
   return machineSet.spec.template?.spec?.providerSpec?.value;
 }
 
-/**
- * A copy of `document` with RFC 6902 add, replace and remove operations applied (what the
- * fixtures' `change` uses). Like the API server, it refuses to replace or remove a missing key.
- */
+/** `document` with RFC 6902 operations applied (what the fixtures' `change` uses). */
 export function applyPatch<T>(document: T, operations: object[]): T {
-  const patched = structuredClone(document);
-  for (const operation of operations) {
-    const { op, path, value } = operation as { op: string; path: string; value?: unknown };
-    const keys = path
-      .split('/')
-      .slice(1)
-      .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'));
-    const last = keys.pop();
-    if (last === undefined) throw new Error(`cannot patch the document root: ${path}`);
-    let parent = patched as Record<string, unknown>;
-    for (const key of keys) parent = parent[key] as Record<string, unknown>;
-    if (op !== 'add' && !(last in parent)) throw new Error(`${op} ${path}: no such key`);
-    if (op === 'remove') delete parent[last];
-    else if (op === 'add' || op === 'replace') parent[last] = structuredClone(value);
-    else throw new Error(`unsupported patch operation ${op}`);
-  }
-  return patched;
+  return applyJsonPatch(document, operations as JsonPatchOperation[]);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Applies a JSON patch or a JSON merge patch to an object the way the API
 // server does, for tests that drive the pure planners without a server.
-import type { KubeObject, Patch } from '../../src/api/types.js';
+import type { JsonPatchOperation, KubeObject, Patch } from '../../src/api/types.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -19,13 +19,19 @@ function unescape(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-/** A failed `test` or a missing path throws, as the API server answers 422. */
-function jsonPatch(
-  document: Json,
-  operations: Extract<Patch, { type: 'json' }>['operations'],
-): Json {
+/**
+ * A copy of `document` with RFC 6902 operations applied. A failed `test`, or a
+ * missing path (also a `replace` or `remove` of a missing key), throws, as the
+ * API server answers 422.
+ */
+export function applyJsonPatch<T>(document: T, operations: JsonPatchOperation[]): T {
+  return jsonPatch(document as Json, operations) as T;
+}
+
+function jsonPatch(document: Json, operations: JsonPatchOperation[]): Json {
   const root = structuredClone(document);
-  for (const { op, path, value } of operations) {
+  for (const { op, path, value: given } of operations) {
+    const value = structuredClone(given) as Json;
     const tokens = path.split('/').slice(1).map(unescape);
     const last = tokens.pop();
     if (last === undefined) throw new Error('422: empty path');
@@ -46,18 +52,23 @@ function jsonPatch(
       if (op === 'test') {
         if (JSON.stringify(parent[index]) !== JSON.stringify(value))
           throw new Error(`422: test ${path} failed`);
-      } else if (op === 'remove') {
+      } else if (op === 'add') {
+        parent.splice(index, 0, value);
+      } else {
         if (index >= parent.length) throw new Error(`422: ${path} does not exist`);
-        parent.splice(index, 1);
-      } else if (op === 'add') parent.splice(index, 0, value as Json);
-      else parent[index] = value as Json;
+        if (op === 'remove') parent.splice(index, 1);
+        else parent[index] = value;
+      }
     } else if (op === 'test') {
       if (JSON.stringify(parent[last]) !== JSON.stringify(value))
         throw new Error(`422: test ${path} failed`);
-    } else if (op === 'remove') {
+    } else if (op === 'add') {
+      parent[last] = value;
+    } else {
       if (!(last in parent)) throw new Error(`422: ${path} does not exist`);
-      delete parent[last];
-    } else parent[last] = value as Json;
+      if (op === 'remove') delete parent[last];
+      else parent[last] = value;
+    }
   }
   return root;
 }
