@@ -60,7 +60,6 @@ const NOT_EXERCISED_HERE: readonly {
   {
     apiGroup: 'infrastructure.cluster.x-k8s.io',
     resources: [
-      'awsmachinetemplates',
       'azuremachinetemplates',
       'gcpmachinetemplates',
       'ibmpowervsmachinetemplates',
@@ -68,7 +67,7 @@ const NOT_EXERCISED_HERE: readonly {
     ],
     verbs: ['update'],
     reason:
-      'templates are created already owned by their mirror; update adopts an ownerless one left by an earlier version, moves the pause marker when the authority changes, or releases one that others own too (unit-tested in test/unit/sync/plan.test.ts)',
+      'templates are created already owned by their mirror; update adopts an ownerless one, moves the pause marker when the authority changes, or releases one that others own too. Adoption is exercised here for AWS only (the owner removed by hand); the rest is unit-tested in test/unit/sync/plan.test.ts',
   },
 ];
 
@@ -260,6 +259,20 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
         expect(templates[0]!.metadata.name).to.not.equal(firstTemplate!.metadata.name);
       });
       await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
+
+      // the template's owner removed by someone → the template is adopted again (update)
+      const [current] = await world.templates(AWS_TEMPLATES);
+      await api().patchNamespacedCustomObject({
+        ...AWS_TEMPLATES,
+        namespace: capiNamespace,
+        name: current!.metadata.name,
+        body: [{ op: 'remove', path: '/metadata/ownerReferences' }],
+      });
+      const mirrorUid = (await world.mirror('rbac-a'))!.metadata.uid;
+      await eventually(async () => {
+        const [adopted] = await world.templates(AWS_TEMPLATES);
+        expect(adopted?.metadata.ownerReferences?.map((r) => r.uid)).to.deep.equal([mirrorUid]);
+      });
 
       // a bad providerSpec → False and an Event; fixed; the same mistake again → the same Event
       // counted up (read and updated, not created again)
