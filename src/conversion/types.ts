@@ -1,5 +1,5 @@
-// The contract every platform converter implements: a pure function from a MAPI
-// providerSpec to the provider's machine template spec, or every field error found.
+// The contract every platform converter implements: pure functions from a MAPI providerSpec to
+// the provider's machine template spec and back, each giving a value or every field error found.
 import type { Infrastructure, PlatformType } from '../api/types.js';
 
 /** A problem with one field of the input, named by its full path. */
@@ -40,5 +40,24 @@ export interface PlatformConverter {
     kind: string; // e.g. AWSMachineTemplate
     plural: string; // e.g. awsmachinetemplates
   };
+  /** MAPI → CAPI: the providerSpec as the machine template's spec. */
   convert(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;
+  /** CAPI → MAPI: the machine template's spec as a providerSpec (with kind and apiVersion). */
+  toMapi?(templateSpec: unknown, context: ReverseContext): Conversion<Record<string, unknown>>;
+}
+
+export interface ReverseContext {
+  infrastructure: Infrastructure;
+  /** Path of the template's `spec.template.spec`, for error paths (the template's own field). */
+  path: string;
+  /** The CAPI MachineSet's `spec.template.spec.failureDomain`. */
+  failureDomain?: string;
+  /** The CAPI MachineSet's `spec.template.spec.bootstrap.dataSecretName`. */
+  userDataSecretName?: string;
+  /**
+   * The providerSpec the MAPI MachineSet has now. Fields Cluster API cannot express are kept from
+   * it (each platform lists them in docs/platforms/), so a round trip loses nothing.
+   */
+  current?: unknown;
+  controlPlane: boolean;
 }

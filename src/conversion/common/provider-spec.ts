@@ -39,7 +39,10 @@ function withArticle(word: string): string {
   return `${/^[AEIOU]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
-/** Reports a missing or wrong kind and apiVersion; false when the kind is another platform's. */
+/**
+ * Reports a wrong kind or apiVersion; false when the kind is another platform's. Both may be
+ * missing: the MAPI providers decode the providerSpec by the cluster's platform, not by its kind.
+ */
 function checkTypeMeta(
   spec: ObjectReader,
   owner: ProviderSpecOwner,
@@ -48,27 +51,26 @@ function checkTypeMeta(
 ) {
   const expected = owner.providerSpecKind;
   const kind = spec.raw('kind');
-  if (kind !== expected) {
-    const found =
-      kind === undefined
-        ? 'is missing'
-        : `is ${typeof kind === 'string' ? shorten(kind) : describeValue(kind)}`;
+  if (kind !== undefined && kind !== expected) {
+    const found = `is ${typeof kind === 'string' ? shorten(kind) : describeValue(kind)}`;
     report.error(
       spec.pathOf('kind'),
       `${found}, but the cluster runs on ${owner.platform}, where the providerSpec must be ` +
         `${withArticle(expected)}; set kind to ${expected}.`,
     );
-    if (kind !== undefined) return false;
+    return false;
   }
   const apiVersion = spec.raw('apiVersion');
-  if (typeof apiVersion !== 'string' || !apiVersions.includes(apiVersion)) {
+  if (
+    apiVersion !== undefined &&
+    (typeof apiVersion !== 'string' || !apiVersions.includes(apiVersion))
+  ) {
     const [current, ...older] = apiVersions;
     const fix =
       older.length === 0
         ? `set it to ${current}, the only version of ${expected}.`
         : `set it to ${current} (or the older ${older.join(', ')}).`;
-    const found = apiVersion === undefined ? 'is missing' : `is ${describeValue(apiVersion)}`;
-    report.error(spec.pathOf('apiVersion'), `${found}; ${fix}`);
+    report.error(spec.pathOf('apiVersion'), `is ${describeValue(apiVersion)}; ${fix}`);
   }
   return true;
 }

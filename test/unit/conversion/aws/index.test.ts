@@ -535,19 +535,9 @@ describe('awsConverter', () => {
         ],
       },
       {
-        name: 'no kind',
-        input: { kind: undefined },
-        errors: [[`${PATH}.kind`, /^is missing/]],
-      },
-      {
         name: 'an unknown apiVersion',
         input: { apiVersion: 'machine.openshift.io/v1' },
         errors: [[`${PATH}.apiVersion`, /machine\.openshift\.io\/v1beta1/]],
-      },
-      {
-        name: 'no apiVersion',
-        input: { apiVersion: undefined },
-        errors: [[`${PATH}.apiVersion`, /missing/]],
       },
       {
         name: 'an unknown top-level field',

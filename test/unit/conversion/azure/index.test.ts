@@ -670,19 +670,9 @@ describe('azureConverter', () => {
         ],
       },
       {
-        name: 'no kind',
-        input: { kind: undefined },
-        errors: [[`${PATH}.kind`, /^is missing, .*set kind to AzureMachineProviderSpec/]],
-      },
-      {
         name: 'an unknown apiVersion',
         input: { apiVersion: 'machine.openshift.io/v1' },
         errors: [[`${PATH}.apiVersion`, /machine\.openshift\.io\/v1beta1/]],
-      },
-      {
-        name: 'no apiVersion',
-        input: { apiVersion: undefined },
-        errors: [[`${PATH}.apiVersion`, /^is missing/]],
       },
       {
         name: 'an unknown top-level field',

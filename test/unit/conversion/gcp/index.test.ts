@@ -540,11 +540,6 @@ describe('gcpConverter', () => {
         ],
       },
       {
-        name: 'no kind',
-        input: { kind: undefined },
-        errors: [[`${PATH}.kind`, /^is missing, but the cluster runs on GCP/]],
-      },
-      {
         name: 'a kind that is not a string',
         input: { kind: 7 },
         errors: [[`${PATH}.kind`, /^is the number 7/]],
@@ -553,11 +548,6 @@ describe('gcpConverter', () => {
         name: 'an unknown apiVersion',
         input: { apiVersion: 'machine.openshift.io/v1' },
         errors: [[`${PATH}.apiVersion`, /machine\.openshift\.io\/v1beta1/]],
-      },
-      {
-        name: 'no apiVersion',
-        input: { apiVersion: undefined },
-        errors: [[`${PATH}.apiVersion`, /^is missing/]],
       },
       {
         name: 'an unknown top-level field',

@@ -743,11 +743,6 @@ describe('openstackConverter', () => {
         ],
       },
       {
-        name: 'a missing kind',
-        input: { kind: undefined },
-        errors: [[`${PATH}.kind`, /is missing.*set kind to OpenstackProviderSpec/]],
-      },
-      {
         name: 'a kind that is not a string',
         input: { kind: 7 },
         errors: [[`${PATH}.kind`, /is the number 7/]],
@@ -756,11 +751,6 @@ describe('openstackConverter', () => {
         name: 'a wrong apiVersion',
         input: { apiVersion: 'machine.openshift.io/v1beta1' },
         errors: [[`${PATH}.apiVersion`, /set it to machine\.openshift\.io\/v1alpha1/]],
-      },
-      {
-        name: 'a missing apiVersion',
-        input: { apiVersion: undefined },
-        errors: [[`${PATH}.apiVersion`, /is missing/]],
       },
       // unknown and mistyped fields
       {

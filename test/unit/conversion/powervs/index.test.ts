@@ -309,11 +309,6 @@ describe('powerVsConverter', () => {
         ],
       },
       {
-        name: 'no kind',
-        input: { kind: undefined },
-        errors: [[`${PATH}.kind`, /^is missing, .*set kind to PowerVSMachineProviderConfig/]],
-      },
-      {
         name: 'a kind that is not a string',
         input: { kind: 7 },
         errors: [[`${PATH}.kind`, /^is the number 7, /]],
@@ -324,11 +319,6 @@ describe('powerVsConverter', () => {
         errors: [
           [`${PATH}.apiVersion`, /^is the string .*; set it to machine\.openshift\.io\/v1,/],
         ],
-      },
-      {
-        name: 'no apiVersion',
-        input: { apiVersion: undefined },
-        errors: [[`${PATH}.apiVersion`, /^is missing; set it to machine\.openshift\.io\/v1/]],
       },
       {
         name: 'an unknown top-level field',
