@@ -28,9 +28,9 @@ export const DEFAULT_SHARED_PROCESSORS = '0.5';
 export const DEFAULT_MEMORY_GIB = 32;
 
 /** CAPIBM's webhook rejects less. */
-const MIN_PROCESSORS = 0.25;
-const MIN_MEMORY_GIB = 2;
-const MAX_INT32 = 2 ** 31 - 1;
+export const MIN_PROCESSORS = 0.25;
+export const MIN_MEMORY_GIB = 2;
+export const MAX_INT32 = 2 ** 31 - 1;
 /** A plain unsigned decimal; Go's ParseFloat would also take forms like "1e3" or "Inf". */
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
@@ -81,11 +81,30 @@ function convertProcessors(
   processorType: ProcessorType,
   report: ConversionReport,
 ): number | string {
-  const path = spec.pathOf('processors');
   const defaultValue =
     processorType === 'Dedicated' ? DEFAULT_DEDICATED_PROCESSORS : DEFAULT_SHARED_PROCESSORS;
   const value = spec.raw('processors');
-  if (value === undefined || value === 0 || value === '') return defaultValue;
+  if (isUnsetProcessors(value)) return defaultValue;
+  return checkProcessors(value, processorType, spec.pathOf('processors'), report)
+    ? value
+    : defaultValue;
+}
+
+/** The zero values Go writes for an unset int-or-string, or nothing at all. */
+export function isUnsetProcessors(value: unknown): boolean {
+  return value === undefined || value === 0 || value === '';
+}
+
+/**
+ * Whether a set `value` is a number of processors both APIs take the same way; when not, the
+ * problem is recorded at `path`. Both sides hold it as an int-or-string.
+ */
+export function checkProcessors(
+  value: unknown,
+  processorType: ProcessorType,
+  path: string,
+  report: ConversionReport,
+): value is number | string {
   let amount: number;
   if (typeof value === 'number') {
     if (!Number.isInteger(value) || value > MAX_INT32) {
@@ -94,7 +113,7 @@ function convertProcessors(
         `is ${describeValue(value)}, which Machine API cannot read: a number must be a whole ` +
           `32-bit integer; write fractional processors as a string, e.g. "0.5".`,
       );
-      return defaultValue;
+      return false;
     }
     amount = value;
   } else if (typeof value === 'string') {
@@ -104,7 +123,7 @@ function convertProcessors(
         `is ${describeValue(value)}, which is not a number of processors; ` +
           'write a positive decimal number such as "0.5" or "2".',
       );
-      return defaultValue;
+      return false;
     }
     amount = Number(value);
   } else {
@@ -113,7 +132,7 @@ function convertProcessors(
       `must be an integer or a string holding a decimal number, but is ${describeValue(value)}; ` +
         'write it like "0.5" or 2.',
     );
-    return defaultValue;
+    return false;
   }
   if (amount < MIN_PROCESSORS) {
     report.error(
@@ -121,7 +140,7 @@ function convertProcessors(
       `is ${quote(value)}, but Cluster API requires at least ${MIN_PROCESSORS} processors; ` +
         `raise it to ${MIN_PROCESSORS} or more, or remove it for the default.`,
     );
-    return defaultValue;
+    return false;
   }
   if (processorType === 'Dedicated' && !Number.isInteger(amount)) {
     report.error(
@@ -129,9 +148,9 @@ function convertProcessors(
       `is ${quote(value)}, but dedicated processors cannot be fractional; ` +
         'use a whole number, or set processorType to Shared or Capped.',
     );
-    return defaultValue;
+    return false;
   }
-  return value;
+  return true;
 }
 
 /** 0 means "not set" (memoryGiB is omitempty), which Machine API defaults to 32 GiB. */

@@ -1,6 +1,6 @@
 // The PowerVS platform converter: a MAPI PowerVSMachineProviderConfig (machine.openshift.io/v1)
 // → the `spec.template.spec` of a CAPIBM IBMPowerVSMachineTemplate (v1beta2). Pure and
-// deterministic. Every field is either converted, dropped with a warning because Machine API
+// deterministic. The reverse direction (toMapi) lives in to-mapi.ts. Every field is either converted, dropped with a warning because Machine API
 // itself ignores it, or reported as an error: the mirror must never quietly differ from what
 // the administrator wrote.
 //
@@ -8,6 +8,13 @@
 // region and zone from the machine's workspace (serviceInstance), and IBMPowerVSCluster reports
 // no failure domains, so nothing of the Infrastructure's platformStatus.powervs is needed either.
 import { convertCompute } from './compute.js';
+import {
+  DEFAULT_CREDENTIALS_SECRET,
+  LOAD_BALANCER_TYPES,
+  PROVIDER_SPEC_API_VERSION,
+  PROVIDER_SPEC_KIND,
+} from './names.js';
+import { powerVsToMapi } from './to-mapi.js';
 import {
   convertResourceReference,
   type CapibmResourceReference,
@@ -26,11 +33,7 @@ import type {
   ProviderConversion,
 } from '../types.js';
 
-const KIND = 'PowerVSMachineProviderConfig';
-const API_VERSION = 'machine.openshift.io/v1';
-/** The only credentials secret CAPI can honour: CAPIBM authenticates with its own credentials. */
-const DEFAULT_CREDENTIALS_SECRET = 'powervs-credentials';
-const LOAD_BALANCER_TYPES = ['Application'] as const;
+export { KEPT_FROM_CURRENT } from './kept-from-current.js';
 
 const SERVICE_INSTANCE: ReferenceRules = {
   required:
@@ -70,20 +73,23 @@ const NETWORK: ReferenceRules = {
 
 export const powerVsConverter: PlatformConverter = {
   platform: 'PowerVS',
-  providerSpecKind: KIND,
+  providerSpecKind: PROVIDER_SPEC_KIND,
   template: {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'IBMPowerVSMachineTemplate',
     plural: 'ibmpowervsmachinetemplates',
   },
   convert: convertPowerVsProviderSpec,
+  toMapi: powerVsToMapi,
 };
 
 function convertPowerVsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, powerVsConverter, [API_VERSION]);
+  const opened = openProviderSpec(providerSpec, context, powerVsConverter, [
+    PROVIDER_SPEC_API_VERSION,
+  ]);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   checkCredentialsSecretName(
