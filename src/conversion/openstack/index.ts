@@ -16,7 +16,7 @@ import {
   unique,
   type CapoReference,
 } from './filters.js';
-import { convertNetworks, convertPorts, virtualIps } from './ports.js';
+import { convertNetworks, convertPorts, userManagedLoadBalancer, virtualIps } from './ports.js';
 import { convertAdditionalBlockDevices, convertRootVolume } from './volumes.js';
 import { openProviderSpec } from '../common/provider-spec.js';
 import type {
@@ -25,6 +25,7 @@ import type {
   PlatformConverter,
   ProviderConversion,
 } from '../types.js';
+import type { Infrastructure } from '../../api/types.js';
 import { quote } from '../common/quote.js';
 
 const KIND = 'OpenstackProviderSpec';
@@ -68,7 +69,7 @@ function convertOpenstackProviderSpec(
   rejectFloatingIp(spec, report);
   const failureDomain = spec.string('availabilityZone');
   const securityGroups = convertSecurityGroups(spec);
-  const ports = convertAllPorts(spec, virtualIps(context.infrastructure), report);
+  const ports = convertAllPorts(spec, context.infrastructure, report);
   const trunk = spec.boolean('trunk');
   const tags = spec.strings('tags');
   const serverMetadata = convertServerMetadata(spec, report);
@@ -213,13 +214,13 @@ function convertSecurityGroups(spec: ObjectReader): CapoReference[] | undefined 
 /** `networks[]` then `ports[]`; a machine with neither would have no network at all. */
 function convertAllPorts(
   spec: ObjectReader,
-  vips: readonly string[],
+  infrastructure: Infrastructure,
   report: ConversionReport,
 ): Record<string, unknown>[] | undefined {
   const errorsBefore = report.errors.length;
   const ports = [
-    ...convertNetworks(spec.objects('networks'), vips),
-    ...convertPorts(spec.objects('ports')),
+    ...convertNetworks(spec.objects('networks'), virtualIps(infrastructure)),
+    ...convertPorts(spec.objects('ports'), userManagedLoadBalancer(infrastructure)),
   ];
   if (ports.length > 0) return ports;
   if (report.errors.length === errorsBefore) {

@@ -4,7 +4,9 @@
 // - subnets without a network make one port per subnet (the network is the subnet's);
 // - an entry naming neither makes no port at all;
 // - unless noAllowedAddressPairs, the port lets the cluster's API and ingress virtual IPs
-//   (from the Infrastructure status) through, so keepalived can move them to the machine.
+//   (from the Infrastructure status) through, so keepalived can move them to the machine;
+// - with a user-managed load balancer the cluster runs no keepalived: no port gets any allowed
+//   address pair, neither the virtual IPs nor those listed in ports[].
 import {
   describeValue,
   isJsonObject,
@@ -29,13 +31,28 @@ const PROFILE_TRUSTED = 'trusted';
 const PROFILE_CAPABILITIES = 'capabilities';
 const SWITCHDEV = 'switchdev';
 
+/** `status.platformStatus.openstack.loadBalancer.type` that keeps the VIPs out of the cluster. */
+const USER_MANAGED = 'UserManaged';
+
+/**
+ * True when the cluster's API and ingress load balancer is the user's own: Machine API then adds
+ * no allowed address pairs to any port, since no keepalived moves the virtual IPs to the nodes.
+ */
+export function userManagedLoadBalancer(infrastructure: Infrastructure): boolean {
+  const openstack = infrastructure.status?.platformStatus?.openstack;
+  if (!isJsonObject(openstack)) return false;
+  const loadBalancer = openstack.loadBalancer;
+  return isJsonObject(loadBalancer) && loadBalancer.type === USER_MANAGED;
+}
+
 /**
  * The cluster's API and ingress virtual IPs, as Machine API reads them from
- * `status.platformStatus.openstack` (the lists, or the deprecated single fields).
+ * `status.platformStatus.openstack` (the lists, or the deprecated single fields), for the
+ * address pairs of network ports; none with a user-managed load balancer.
  */
 export function virtualIps(infrastructure: Infrastructure): string[] {
   const openstack = infrastructure.status?.platformStatus?.openstack;
-  if (!isJsonObject(openstack)) return [];
+  if (!isJsonObject(openstack) || userManagedLoadBalancer(infrastructure)) return [];
   const read = (plural: string, singular: string): string[] => {
     const list = openstack[plural];
     if (Array.isArray(list)) return list.filter((ip): ip is string => typeof ip === 'string');
@@ -116,15 +133,21 @@ function port(
   return { ...converted, ...structuredClone(common) };
 }
 
-/** Converts `ports[]` (Machine API's PortOpts), which map one to one. */
-export function convertPorts(ports: ObjectReader[] | undefined): CapoPort[] {
+/**
+ * Converts `ports[]` (Machine API's PortOpts), which map one to one. `dropAddressPairs`: the
+ * load balancer is user-managed, so Machine API ignores every port's allowed address pairs.
+ */
+export function convertPorts(
+  ports: ObjectReader[] | undefined,
+  dropAddressPairs: boolean,
+): CapoPort[] {
   return (ports ?? []).flatMap((reader): CapoPort[] => {
-    const converted = convertPort(reader);
+    const converted = convertPort(reader, dropAddressPairs);
     return converted === undefined ? [] : [converted];
   });
 }
 
-function convertPort(reader: ObjectReader): CapoPort | undefined {
+function convertPort(reader: ObjectReader, dropAddressPairs: boolean): CapoPort | undefined {
   const report = reader.report;
   const errorsBefore = report.errors.length;
   const converted: CapoPort = {};
@@ -151,7 +174,14 @@ function convertPort(reader: ObjectReader): CapoPort | undefined {
   const securityGroups = convertPortSecurityGroups(reader);
   if (securityGroups !== undefined) converted.securityGroups = securityGroups;
   const pairs = reader.objects('allowedAddressPairs')?.flatMap((pair) => convertPair(pair) ?? []);
-  if (pairs !== undefined && pairs.length > 0) converted.allowedAddressPairs = pairs;
+  if (pairs !== undefined && pairs.length > 0) {
+    if (dropAddressPairs) {
+      report.warn(
+        `${reader.pathOf('allowedAddressPairs')} is ignored by Machine API because the cluster's ` +
+          'load balancer is user-managed (loadBalancer.type UserManaged), so it is not converted.',
+      );
+    } else converted.allowedAddressPairs = pairs;
+  }
   const tags = reader.strings('tags');
   if (tags !== undefined && tags.length > 0) converted.tags = unique(tags);
   const vnicType = reader.string('vnicType');
@@ -196,21 +226,13 @@ function convertFixedIp(fixedIp: ObjectReader): JsonObject | undefined {
 }
 
 /**
- * A port's own security group UUIDs. Absent means "the machine's groups"; an empty list means
- * "no groups" in Machine API, which CAPO cannot say (it gives such a port the machine's groups).
+ * A port's own security group UUIDs. Absent and empty both mean "the machine's groups": Machine
+ * API and CAPO alike give a port that resolves to no group of its own the machine's groups, so
+ * an empty list is left out (CAPO's field is omitempty and reads the same).
  */
 function convertPortSecurityGroups(reader: ObjectReader): { id: string }[] | undefined {
   const items = reader.items('securityGroups');
-  if (items === undefined) return undefined;
-  if (items.length === 0) {
-    reader.report.error(
-      reader.pathOf('securityGroups'),
-      'is an empty list, which gives the port no security groups in Machine API, but Cluster API ' +
-        "would give it the machine's groups instead; list the groups, remove the field to use the " +
-        "machine's groups, or set portSecurity to false.",
-    );
-    return undefined;
-  }
+  if (items === undefined || items.length === 0) return undefined;
   const groups: { id: string }[] = [];
   for (const { value, path } of items) {
     if (typeof value !== 'string') {

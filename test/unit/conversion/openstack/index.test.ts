@@ -884,11 +884,6 @@ describe('openstackConverter', () => {
         errors: [[`${PATH}.ports[0].allowedAddressPairs[0].ipAddress`, /is required/]],
       },
       {
-        name: 'a port with an empty security group list (no groups)',
-        input: { ports: [{ networkID: NET, securityGroups: [] }] },
-        errors: [[`${PATH}.ports[0].securityGroups`, /is an empty list, which gives the port no/]],
-      },
-      {
         name: 'a port security group that is not a string',
         input: { ports: [{ networkID: NET, securityGroups: [{ id: SECURITY_GROUP }] }] },
         errors: [[`${PATH}.ports[0].securityGroups[0]`, /must be a security group UUID, but is/]],
@@ -1033,7 +1028,7 @@ describe('openstackConverter', () => {
             flavor: '',
             floatingIP: '203.0.113.1',
             serverGroupID: 'sg',
-            ports: [{ networkID: NET, securityGroups: [] }],
+            ports: [{ networkID: 'net' }],
             additionalBlockDevices: [{ name: 'root', sizeGiB: 1, storage: { type: 'Local' } }],
             extra: true,
           }),
@@ -1044,7 +1039,7 @@ describe('openstackConverter', () => {
         `${PATH}.flavor`,
         `${PATH}.floatingIP`,
         `${PATH}.serverGroupID`,
-        `${PATH}.ports[0].securityGroups`,
+        `${PATH}.ports[0].networkID`,
         `${PATH}.additionalBlockDevices[0].name`,
         `${PATH}.extra`,
       ]);
