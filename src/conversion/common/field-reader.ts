@@ -218,13 +218,24 @@ export class ObjectReader {
 
   /** Reports every field that was never read as unknown. */
   finish(): void {
+    this.reportUnread(
+      `is not a field this controller knows how to convert to Cluster API, so it refuses ` +
+        `rather than drop it; remove the field or correct its spelling.`,
+    );
+  }
+
+  /** Reports every field that was never read as unknown, when converting to Machine API. */
+  finishToMachineApi(): void {
+    this.reportUnread(
+      `is not a field this controller knows how to convert to Machine API, so it refuses ` +
+        `rather than drop it; remove the field or correct its spelling.`,
+    );
+  }
+
+  /** Reports every field that was never read with `message`. */
+  reportUnread(message: string): void {
     for (const key of Object.keys(this.value)) {
-      if (this.readKeys.has(key)) continue;
-      this.report.error(
-        this.pathOf(key),
-        `is not a field this controller knows how to convert to Cluster API, so it refuses ` +
-          `rather than drop it; remove the field or correct its spelling.`,
-      );
+      if (!this.readKeys.has(key)) this.report.error(this.pathOf(key), message);
     }
   }
 

@@ -21,6 +21,8 @@ import { ConversionReport, isJsonObject } from '../common/field-reader.js';
 import { objectNameProblem } from './kube-names.js';
 import { checkSelectorMatches, convertSelector } from './label-selector.js';
 import { type MachineSetInput, readMachineSet } from './input.js';
+import { type CapiMachineSpec } from './capi-types.js';
+import { taintsToCapi } from './taints.js';
 import { isControlPlane } from './metadata.js';
 import { WrittenMap } from './mirror-metadata.js';
 import { nameList, quote, quoteList, shorten } from '../common/quote.js';
@@ -94,6 +96,7 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
 
   checkMachineSet(mapi, capiNamespace, report);
   const order = deletionOrder(mapi.deletePolicy, report);
+  const taints = taintsToCapi(mapi.taints, 'spec.template.spec.taints', report);
   const metadata = convertMetadata(mapi, clusterName, paused, report);
   const selectorLabels = new WrittenMap('label', `the selector of ${MACHINE_SET}`, report);
   selectorLabels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
@@ -128,6 +131,19 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     spec: { template: { spec: templateSpec } },
   };
 
+  const machineSpec: CapiMachineSpec = {
+    clusterName,
+    bootstrap: userDataSecretName ? { dataSecretName: userDataSecretName } : {},
+    infrastructureRef: {
+      apiGroup: INFRASTRUCTURE_GROUP,
+      kind: converter.template.kind,
+      name: template.metadata.name,
+    },
+    ...(failureDomain ? { failureDomain } : {}),
+    ...(mapi.minReadySeconds ? { minReadySeconds: mapi.minReadySeconds } : {}),
+    ...(taints.length > 0 ? { taints } : {}),
+  };
+
   const machineSet: CapiMachineSet = {
     apiVersion: `${CAPI_GROUP}/${CAPI_VERSION}`,
     kind: 'MachineSet',
@@ -147,17 +163,7 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
           ...(templateLabels.size > 0 ? { labels: templateLabels.toObject() } : {}),
           ...(templateAnnotations.size > 0 ? { annotations: templateAnnotations.toObject() } : {}),
         }),
-        spec: {
-          clusterName,
-          bootstrap: userDataSecretName ? { dataSecretName: userDataSecretName } : {},
-          infrastructureRef: {
-            apiGroup: INFRASTRUCTURE_GROUP,
-            kind: converter.template.kind,
-            name: template.metadata.name,
-          },
-          ...(failureDomain ? { failureDomain } : {}),
-          ...(mapi.minReadySeconds ? { minReadySeconds: mapi.minReadySeconds } : {}),
-        },
+        spec: machineSpec,
       },
     },
   };
@@ -241,12 +247,6 @@ function checkMachineSet(mapi: MachineSetInput, capiNamespace: string, report: C
     report.error(
       'metadata.ownerReferences',
       `this MachineSet is owned by ${nameList(mapi.owners)}; owner references resolve within one namespace, so the mirror in ${capiNamespace} cannot carry them (the garbage collector would delete it). Remove the owner references, or let the owner manage the migration.`,
-    );
-  }
-  if (mapi.hasTaints) {
-    report.error(
-      'spec.template.spec.taints',
-      'node taints have no faithful Cluster API equivalent in this version of the mirror; remove them from the MachineSet (and apply them to the nodes another way) before mirroring.',
     );
   }
   if (mapi.providerID) {

@@ -3,6 +3,7 @@
 // is not read (its parent's error says it all), while a missing parent reads as empty, so that
 // what is required below it is still reported.
 import {
+  type ArrayItem,
   type ConversionReport,
   isJsonObject,
   type MapEntry,
@@ -50,7 +51,8 @@ export interface MachineSetInput {
   nodeAnnotations: MapEntry[];
   preDrainHooks: HookInput[];
   preTerminateHooks: HookInput[];
-  hasTaints: boolean;
+  /** The items of `spec.template.spec.taints`, as they are. */
+  taints: ArrayItem[];
   providerID?: string;
   /** The providerSpec value; `readable` is false when a field above it has the wrong type. */
   providerSpec: { readable: boolean; value: unknown };
@@ -74,7 +76,7 @@ export function readMachineSet(mapi: unknown, report: ConversionReport): Machine
     nodeAnnotations: [],
     preDrainHooks: [],
     preTerminateHooks: [],
-    hasTaints: false,
+    taints: [],
     providerSpec: { readable: false, value: undefined },
   };
 
@@ -148,7 +150,7 @@ function readMachineSpec(machineSpec: ObjectReader, input: MachineSetInput): boo
     input.preDrainHooks = readHooks(hooks, 'preDrain');
     input.preTerminateHooks = readHooks(hooks, 'preTerminate');
   }
-  input.hasTaints = (machineSpec.items('taints') ?? []).length > 0;
+  input.taints = machineSpec.items('taints') ?? [];
   input.providerID = machineSpec.string('providerID');
   const providerSpec = machineSpec.objectOrEmpty('providerSpec');
   if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
