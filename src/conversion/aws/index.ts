@@ -13,11 +13,18 @@ import {
   type CapaResourceReference,
 } from './resource-reference.js';
 import { convertTags } from './tags.js';
+import { openProviderSpec, readUserDataSecretName } from '../common/provider-spec.js';
 import {
-  checkCredentialsSecretName,
-  openProviderSpec,
-  readUserDataSecretName,
-} from '../common/provider-spec.js';
+  convertCpuOptions,
+  convertMetadataServiceOptions,
+  convertNetworkInterfaceType,
+} from './instance-options.js';
+import { ipFamilySettings, readIpFamily } from './ip-family.js';
+import {
+  checkCredentialsSecret,
+  checkDeviceIndex,
+  checkLoadBalancers,
+} from './machine-api-only.js';
 import type {
   Conversion,
   ConversionContext,
@@ -28,12 +35,6 @@ import { quote } from '../common/quote.js';
 
 const KIND = 'AWSMachineProviderConfig';
 const API_VERSIONS = ['machine.openshift.io/v1beta1', 'awsproviderconfig.openshift.io/v1beta1'];
-/** The only credentials secret CAPI can honour: the cluster identity reads this one. */
-const DEFAULT_CREDENTIALS_SECRET = 'aws-cloud-credentials';
-const NETWORK_INTERFACE_TYPES = { ENA: 'interface', EFA: 'efa' } as const;
-const HTTP_TOKENS = { Required: 'required', Optional: 'optional' } as const;
-const CONFIDENTIAL_COMPUTE = ['Disabled', 'AMDEncryptedVirtualizationNestedPaging'] as const;
-const LOAD_BALANCER_TYPES = ['classic', 'network'] as const;
 // CAPA's webhook rule for key names: printable ASCII, no leading or trailing space.
 const SSH_KEY_NAME = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 const MIN_INSTANCE_TYPE_LENGTH = 2;
@@ -56,12 +57,7 @@ function convertAwsProviderSpec(
   const opened = openProviderSpec(providerSpec, context, awsConverter, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
-  checkCredentialsSecretName(
-    spec,
-    DEFAULT_CREDENTIALS_SECRET,
-    `Cluster API machines use the cluster's AWS identity, which reads the ${DEFAULT_CREDENTIALS_SECRET} secret`,
-    report,
-  );
+  checkCredentialsSecret(spec, report);
   checkDeviceIndex(spec, report);
   checkLoadBalancers(spec, context.controlPlane, report);
   const userDataSecretName = readUserDataSecretName(spec);
@@ -79,10 +75,7 @@ function convertAwsProviderSpec(
     spec.pathOf('blockDevices'),
     report,
   );
-  const networkInterfaceType = spec.enumeration(
-    'networkInterfaceType',
-    Object.keys(NETWORK_INTERFACE_TYPES) as (keyof typeof NETWORK_INTERFACE_TYPES)[],
-  );
+  const networkInterfaceType = convertNetworkInterfaceType(spec);
   const market = convertMarketOptions(spec, report);
   const placementGroup = convertPlacementGroup(spec, report);
   const placement = convertPlacement(
@@ -92,7 +85,9 @@ function convertAwsProviderSpec(
     report,
   );
   const cpuOptions = convertCpuOptions(spec);
-  const instanceMetadataOptions = convertMetadataServiceOptions(spec);
+  const ipFamily = readIpFamily(context.infrastructure, report);
+  const ipSettings = ipFamilySettings(ipFamily ?? 'IPv4');
+  const instanceMetadataOptions = convertMetadataServiceOptions(spec, ipSettings.httpProtocolIpv6);
   spec.finish();
 
   if (report.errors.length > 0) return { ok: false, errors: report.errors };
@@ -107,7 +102,9 @@ function convertAwsProviderSpec(
     additionalSecurityGroups,
     rootVolume: volumes.rootVolume,
     nonRootVolumes: volumes.nonRootVolumes,
-    networkInterfaceType: networkInterfaceType && NETWORK_INTERFACE_TYPES[networkInterfaceType],
+    networkInterfaceType,
+    assignPrimaryIPv6: ipSettings.assignPrimaryIPv6,
+    privateDnsName: ipSettings.privateDnsName,
     spotMarketOptions: market.spotMarketOptions,
     marketType: market.marketType,
     capacityReservationId: market.capacityReservationId,
@@ -127,42 +124,6 @@ function convertAwsProviderSpec(
   if (placement.failureDomain !== undefined) value.failureDomain = placement.failureDomain;
   if (userDataSecretName !== undefined) value.userDataSecretName = userDataSecretName;
   return { ok: true, value, warnings: report.warnings };
-}
-
-function checkDeviceIndex(spec: ObjectReader, report: ConversionReport): void {
-  const deviceIndex = spec.integer('deviceIndex');
-  if (deviceIndex === undefined || deviceIndex === 0) return;
-  report.error(
-    spec.pathOf('deviceIndex'),
-    `is ${deviceIndex}, but Cluster API always attaches the primary network interface at index 0; ` +
-      'set deviceIndex to 0 or remove it.',
-  );
-}
-
-function checkLoadBalancers(
-  spec: ObjectReader,
-  controlPlane: boolean,
-  report: ConversionReport,
-): void {
-  const loadBalancers = spec.objects('loadBalancers');
-  if (loadBalancers === undefined || loadBalancers.length === 0) return;
-  if (!controlPlane) {
-    report.error(
-      spec.pathOf('loadBalancers'),
-      'registers the machines with load balancers, which Cluster API only does for control-plane ' +
-        'machines; remove loadBalancers from this worker MachineSet.',
-    );
-    return;
-  }
-  for (const loadBalancer of loadBalancers) {
-    loadBalancer.string('name');
-    loadBalancer.enumeration('type', LOAD_BALANCER_TYPES);
-    loadBalancer.finish();
-  }
-  report.warn(
-    `${spec.pathOf('loadBalancers')} is not converted: Cluster API registers control-plane ` +
-      "machines with the load balancers configured on the cluster's AWSCluster.",
-  );
 }
 
 function convertAmi(spec: ObjectReader, report: ConversionReport): { id: string } | undefined {
@@ -306,32 +267,4 @@ function convertPlacementGroup(
     );
   }
   return { name, partition };
-}
-
-function convertCpuOptions(spec: ObjectReader): { confidentialCompute: string } | undefined {
-  const reader = spec.object('cpuOptions');
-  const confidentialCompute = reader?.enumeration('confidentialCompute', CONFIDENTIAL_COMPUTE);
-  reader?.finish();
-  // CAPA requires at least one property; an empty cpuOptions means "no opinion" on both sides.
-  return confidentialCompute === undefined ? undefined : { confidentialCompute };
-}
-
-/**
- * Always written in full: the CRD defaults every field of instanceMetadataOptions, and MAPI's
- * "no opinion" is IMDS with optional tokens, which is CAPA's default too.
- */
-function convertMetadataServiceOptions(spec: ObjectReader): Record<string, unknown> {
-  const reader = spec.object('metadataServiceOptions');
-  const authentication = reader?.enumeration(
-    'authentication',
-    Object.keys(HTTP_TOKENS) as (keyof typeof HTTP_TOKENS)[],
-  );
-  reader?.finish();
-  return {
-    httpEndpoint: 'enabled',
-    httpProtocolIpv6: 'disabled',
-    httpPutResponseHopLimit: 1,
-    httpTokens: authentication === undefined ? 'optional' : HTTP_TOKENS[authentication],
-    instanceMetadataTags: 'disabled',
-  };
 }

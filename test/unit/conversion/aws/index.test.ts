@@ -1027,10 +1027,18 @@ describe('awsConverter', () => {
         template: { additionalTags: { team: 'b', env: 'prod' } },
       },
       {
-        name: 'loadBalancers on a control-plane MachineSet are left to the AWSCluster',
+        name: 'loadBalancers on a control-plane MachineSet: what CAPA registers, and what to do',
         input: { loadBalancers: [{ name: 'ci-ln-abc12-int', type: 'network' }] },
         controlPlane: true,
-        warning: new RegExp(`^${PATH}\\.loadBalancers is not converted: .*AWSCluster\\.$`),
+        // CAPA registers only machines labelled cluster.x-k8s.io/control-plane with the
+        // AWSCluster's control-plane load balancers; OpenShift's carry the master role label.
+        warning: new RegExp(
+          `^${PATH}\\.loadBalancers is not converted: .*AWSCluster \\(spec\\.controlPlaneLoadBalancer ` +
+            'and spec\\.secondaryControlPlaneLoadBalancer\\).* only when its Machine carries the label ' +
+            'cluster\\.x-k8s\\.io/control-plane, .*node-role\\.kubernetes\\.io/master.*names the ' +
+            'load balancers \\("ci-ln-abc12-int"\\) and add the label cluster\\.x-k8s\\.io/control-plane ' +
+            "to the CAPI MachineSet's spec\\.template\\.metadata\\.labels; .*\\.$",
+        ),
       },
       {
         name: 'placement.region cannot be checked when the Infrastructure has no region',
