@@ -148,6 +148,7 @@ async function main(): Promise<number> {
     ...(options.platform ? { platform: options.platform } : {}),
     workers: options.workers,
     converterFor,
+    migration: options.migrationHandshake,
     logger,
     metrics,
     ...(leadership ? { leadership } : {}),

@@ -24,6 +24,8 @@ export interface Options {
   capiNamespace: string;
   platform?: string;
   workers: number;
+  /** Runs the migration handshake; false where OpenShift's own migration controller runs. */
+  migrationHandshake: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
 }
@@ -41,6 +43,9 @@ Flags:
   --platform NAME          platform override: ${SUPPORTED_PLATFORMS.join(', ')}
                            (default: the Infrastructure's status.platformStatus.type)
   --workers N              MachineSets reconciled in parallel (default: 2)
+  --migration-handshake BOOL   move status.authoritativeAPI to spec.authoritativeAPI through
+                           Migrating; false where OpenShift's own migration controller runs
+                           (default: true)
   --log-level LEVEL        debug, info, warn or error (default: info)
   --log-format FORMAT      json or text (default: json when not on a terminal, else text)
   --leader-elect           elect a leader on a Lease before reconciling (default: false)
@@ -104,6 +109,7 @@ export function parseOptions(
         'capi-namespace': { type: 'string', default: 'openshift-cluster-api' },
         platform: { type: 'string' },
         workers: { type: 'string', default: '2' },
+        'migration-handshake': { type: 'string', default: 'true' },
         'log-level': { type: 'string', default: 'info' },
         'log-format': { type: 'string', default: isTerminal ? 'text' : 'json' },
         'leader-elect': { type: 'boolean', default: false },
@@ -127,6 +133,10 @@ export function parseOptions(
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new UsageError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`);
+  }
+  const handshake = values['migration-handshake'];
+  if (handshake !== 'true' && handshake !== 'false') {
+    throw new UsageError(`--migration-handshake must be true or false, got "${handshake}"`);
   }
   const logLevel = values['log-level'] as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -172,6 +182,7 @@ export function parseOptions(
     capiNamespace: values['capi-namespace'],
     ...(values.platform ? { platform: values.platform } : {}),
     workers,
+    migrationHandshake: handshake === 'true',
     logLevel,
     logFormat,
   };

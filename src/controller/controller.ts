@@ -35,6 +35,8 @@ export interface ControllerOptions {
   platform?: string;
   workers: number;
   converterFor: (platform: string | undefined) => PlatformConverter | undefined;
+  /** Runs the migration handshake (default: true). */
+  migration?: boolean;
   logger: Logger;
   /** Server-side watch timeout; tests shorten it. */
   watchTimeoutSeconds?: InformerOptions['watchTimeoutSeconds'];
@@ -165,6 +167,7 @@ export function startController(options: ControllerOptions): RunningController {
       templates,
     },
     converterFor: options.converterFor,
+    migration: options.migration ?? true,
     writer: createObjectWriter(kubeConfig, requests),
     events: createEventRecorder(kubeConfig, () => new Date(), requests),
     now: () => new Date(),

@@ -22,6 +22,7 @@ import {
 import type { ObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
 import { stableHash } from '../sync/naming.js';
+import { planMigration } from '../migration/plan.js';
 import { planNext, type Observed } from '../sync/plan.js';
 import { reportFailure } from '../sync/report.js';
 import type { WriteStep } from '../sync/steps.js';
@@ -52,6 +53,8 @@ export interface ReconcilerOptions {
   platform?: string;
   caches: ReconcilerCaches;
   converterFor: (platform: string | undefined) => PlatformConverter | undefined;
+  /** Runs the migration handshake before the sync (default); off where OpenShift's own runs. */
+  migration?: boolean;
   writer: ObjectWriter;
   events: EventRecorder;
   now: () => Date;
@@ -178,7 +181,8 @@ export class Reconciler {
     for (let steps = 0; steps < MAX_STEPS_PER_RECONCILE; steps++) {
       const observed = this.observe(name);
       if (!observed) return { requeueAfterMs: CACHE_WAIT_MS };
-      const step = planNext(observed);
+      const migration = this.options.migration === false ? undefined : planMigration(observed);
+      const step = migration ?? planNext(observed);
       if (step.kind === 'done') {
         this.refused.delete(name);
         log.debug('reconciled', { result: step.note, steps });

@@ -27,7 +27,7 @@ const SEVERITY = { True: '', False: 'Error', Unknown: 'Info' } as const;
 export const MAX_CONDITION_MESSAGE = 2048;
 
 /** The state with its message cut to MAX_CONDITION_MESSAGE characters. */
-export function boundedState(state: SyncState): SyncState {
+export function boundedState<T extends { message: string }>(state: T): T {
   if (state.message.length <= MAX_CONDITION_MESSAGE) return state;
   const cut = `… (${state.message.length} characters in all)`;
   return { ...state, message: state.message.slice(0, MAX_CONDITION_MESSAGE - cut.length) + cut };

@@ -59,7 +59,7 @@ export function reportFailure(
   message: string,
   note: string,
 ): Step {
-  const state = boundedState({ status: 'False', reason, message });
+  const state = boundedState<SyncState>({ status: 'False', reason, message });
   const event: EventSpec = { type: 'Warning', reason, message: state.message };
   return reportState(mapi, now, state, undefined, [event]) ?? done(note);
 }

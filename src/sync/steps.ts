@@ -60,7 +60,11 @@ export function isOwnedBy(object: KubeObject, owner: KubeObject): boolean {
 /** A merge patch of `fields`, conditional on the resourceVersion observed. */
 function guardedMergePatch(
   object: KubeObject,
-  fields: { metadata?: Record<string, unknown>; status?: Record<string, unknown> },
+  fields: {
+    metadata?: Record<string, unknown>;
+    spec?: Record<string, unknown>;
+    status?: Record<string, unknown>;
+  },
 ): Patch {
   const metadata = { resourceVersion: object.metadata.resourceVersion, ...fields.metadata };
   return { type: 'merge', body: { ...fields, metadata } };
@@ -134,4 +138,13 @@ export function patchStatus(
     patch: guardedMergePatch(object, { status }),
     note,
   };
+}
+
+/** A merge patch of the given spec fields, conditional on the resourceVersion observed. */
+export function patchSpec(
+  object: KubeObject,
+  spec: Record<string, unknown>,
+  note: string,
+): WriteStep {
+  return { kind: 'patch', object, patch: guardedMergePatch(object, { spec }), note };
 }

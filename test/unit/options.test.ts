@@ -7,6 +7,7 @@ describe('command-line options', () => {
       mapiNamespace: 'openshift-machine-api',
       capiNamespace: 'openshift-cluster-api',
       workers: 2,
+      migrationHandshake: true,
       logLevel: 'info',
       logFormat: 'json',
       leaderElect: false,
@@ -22,6 +23,16 @@ describe('command-line options', () => {
       healthStallThresholdMs: 300_000,
     });
     expect(parseOptions([], {}, true)).to.include({ logFormat: 'text' });
+  });
+
+  it('switches the migration handshake off with --migration-handshake=false, and nothing else', () => {
+    expect(parseOptions(['--migration-handshake=false'], {}, false)).to.include({
+      migrationHandshake: false,
+    });
+    expect(() => parseOptions(['--migration-handshake=no'], {}, false)).to.throw(
+      UsageError,
+      /--migration-handshake must be true or false, got "no"/,
+    );
   });
 
   it('takes --kubeconfig over KUBECONFIG, and KUBECONFIG over in-cluster', () => {

@@ -9,6 +9,7 @@ import type {
   MapiMachineSet,
 } from '../../../src/api/types.js';
 import type { PlatformConverter } from '../../../src/conversion/types.js';
+import { planMigration } from '../../../src/migration/plan.js';
 import { planNext, type Observed, type Step } from '../../../src/sync/plan.js';
 import isEqual from 'lodash/isEqual.js';
 import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
@@ -106,6 +107,10 @@ export class World {
   writes = 0;
   /** Whether Cluster API's MachineSet controller acts on the mirror (it needs the Cluster too). */
   clusterApi = true;
+  /** Whether machine-api-operator's MachineSet controller acts on the MAPI MachineSet. */
+  machineApiOperator = true;
+  /** Whether the migration handshake plans before the sync, as in the controller (off: the sync alone). */
+  migration = false;
   private counter = 0;
 
   constructor(mapi?: MapiMachineSet) {
@@ -129,7 +134,8 @@ export class World {
   }
 
   plan(): Step {
-    return planNext(this.observe());
+    const observed = this.observe();
+    return (this.migration ? planMigration(observed) : undefined) ?? planNext(observed);
   }
 
   /** Runs the plan to completion; returns the steps taken. Throws if it does not settle. */
@@ -179,6 +185,7 @@ export class World {
       }
       const next = structuredClone(existing) as KubeObject & { spec?: unknown; status?: unknown };
       if (step.kind === 'patch' && step.subresource === 'status') {
+        checkMapiStatusRules(existing, incoming);
         next.status = incoming.status;
       } else {
         if (!isEqual(next.spec, incoming.spec)) {
@@ -195,7 +202,45 @@ export class World {
       }
     }
     for (const event of step.events ?? []) this.events.push(event);
+    this.othersAct();
+  }
+
+  /** The other controllers react to the last write (and to changes made by tests). */
+  othersAct(): void {
     if (this.clusterApi) this.clusterApiActs();
+    if (this.machineApiOperator) this.machineApiOperatorActs();
+  }
+
+  /**
+   * machine-api-operator's MachineSet controller with the MachineAPIMigration
+   * gate: it copies spec.authoritativeAPI into an empty status and sets its
+   * Paused condition from status.authoritativeAPI.
+   */
+  private machineApiOperatorActs(): void {
+    const mapi = this.mapi;
+    if (!mapi || mapi.metadata.deletionTimestamp) return;
+    const status = (mapi.status ??= {});
+    let changed = false;
+    if (!status.authoritativeAPI) {
+      status.authoritativeAPI = mapi.spec.authoritativeAPI ?? 'MachineAPI';
+      changed = true;
+    }
+    const paused = status.authoritativeAPI !== 'MachineAPI';
+    const wanted = paused ? 'True' : 'False';
+    const conditions = status.conditions ?? [];
+    if (conditions.find((c) => c.type === 'Paused')?.status !== wanted) {
+      status.conditions = [
+        ...conditions.filter((c) => c.type !== 'Paused'),
+        {
+          type: 'Paused',
+          status: wanted,
+          reason: paused ? 'AuthoritativeAPINotMachineAPI' : 'AuthoritativeAPIMachineAPI',
+          lastTransitionTime: NOW,
+        },
+      ];
+      changed = true;
+    }
+    if (changed) mapi.metadata.resourceVersion = String(++this.counter);
   }
 
   /**
@@ -285,5 +330,21 @@ export class World {
       const rest = refs.filter((r) => r.uid !== owner.metadata.uid);
       return rest.length ? [{ ...t, metadata: { ...t.metadata, ownerReferences: rest } }] : [];
     });
+  }
+}
+
+/** The MAPI CRD's validation rules on status, as the API server enforces them. */
+function checkMapiStatusRules(existing: KubeObject, incoming: KubeObject): void {
+  if (!existing.apiVersion.startsWith('machine.openshift.io/')) return;
+  const before = (existing as MapiMachineSet).status ?? {};
+  const after = (incoming as MapiMachineSet).status ?? {};
+  const [from, to] = [before.authoritativeAPI, after.authoritativeAPI];
+  if (from && to !== from && to !== 'Migrating' && from !== 'Migrating') {
+    throw new Error(`422: authoritativeAPI must not go from ${from} to ${to} directly`);
+  }
+  if (from && !to) throw new Error('422: authoritativeAPI must not be removed');
+  const lowered = (after.synchronizedGeneration ?? 0) < (before.synchronizedGeneration ?? 0);
+  if (lowered && !(from === 'Migrating' && to !== 'Migrating')) {
+    throw new Error('422: synchronizedGeneration must not decrease');
   }
 }

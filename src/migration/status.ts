@@ -1,0 +1,152 @@
+// What the migration handshake writes on the MAPI MachineSet: its own condition
+// (merged by type), and the status fields the handshake moves. Pure.
+import type { CapiCondition, MapiCondition, MapiMachineSet } from '../api/types.js';
+import {
+  boundedState,
+  findSynchronized,
+  Reason,
+  synchronizedCondition,
+  withCondition,
+} from '../sync/conditions.js';
+import { patchStatus, type EventSpec, type Step, type WriteStep } from '../sync/steps.js';
+
+export type Authority = 'MachineAPI' | 'ClusterAPI';
+
+/** The handshake's own condition on the MAPI MachineSet: True while a migration is wanted. */
+export const MIGRATION_CONDITION = 'MigrationProgressing';
+
+export const MigrationReason = {
+  WaitingForSynchronization: 'WaitingForSynchronization',
+  WaitingForPause: 'WaitingForPause',
+  WaitingForClusterAPIMachineSet: 'WaitingForClusterAPIMachineSet',
+  Restarting: 'MigrationRestarting',
+  Completed: 'MigrationCompleted',
+  Cancelled: 'MigrationCancelled',
+  NotRequested: 'NoMigrationRequested',
+} as const;
+export type MigrationReason = (typeof MigrationReason)[keyof typeof MigrationReason];
+
+export interface MigrationState {
+  status: 'True' | 'False';
+  reason: MigrationReason;
+  message: string;
+}
+
+export function findMigration(conditions: MapiCondition[] | undefined): MapiCondition | undefined {
+  return conditions?.find((c) => c.type === MIGRATION_CONDITION);
+}
+
+/** True when the object's own controller reports `Paused` with this status. */
+export function isPausedBy(
+  conditions: (MapiCondition | CapiCondition)[] | undefined,
+  status: 'True' | 'False',
+): boolean {
+  return conditions?.some((c) => c.type === 'Paused' && c.status === status) ?? false;
+}
+
+function migrationCondition(
+  state: MigrationState,
+  previous: MapiCondition | undefined,
+  now: string,
+): MapiCondition {
+  const bounded = boundedState(state);
+  return {
+    type: MIGRATION_CONDITION,
+    status: state.status,
+    severity: state.status === 'True' ? 'Info' : '',
+    reason: state.reason,
+    message: bounded.message,
+    lastTransitionTime:
+      previous && previous.status === state.status ? previous.lastTransitionTime : now,
+  };
+}
+
+function differs(previous: MapiCondition | undefined, next: MapiCondition): boolean {
+  return (
+    !previous ||
+    previous.status !== next.status ||
+    previous.reason !== next.reason ||
+    (previous.message ?? '') !== next.message ||
+    (previous.severity ?? '') !== next.severity
+  );
+}
+
+/**
+ * A status write of the handshake's condition and the given fields, or
+ * undefined when neither would change anything. The event is recorded only
+ * when the condition changes, so a wait is announced once.
+ */
+export function conditionWrite(
+  mapi: MapiMachineSet,
+  now: string,
+  state: MigrationState | undefined,
+  note?: string,
+  fields: Record<string, unknown> = {},
+  event?: EventSpec,
+): WriteStep | undefined {
+  const conditions = mapi.status?.conditions;
+  const previous = findMigration(conditions);
+  const next = state && migrationCondition(state, previous, now);
+  const conditionChanges = next !== undefined && differs(previous, next);
+  // Nothing to say: a settled state that was never announced needs no condition.
+  const unannounced = !previous && state?.status === 'False';
+  const write = (conditionChanges && !unannounced) || Object.keys(fields).length > 0;
+  if (!write) return undefined;
+  const status = {
+    ...fields,
+    ...(conditionChanges && !unannounced && next
+      ? { conditions: withCondition(conditions, next) }
+      : {}),
+  };
+  const events: EventSpec[] = [];
+  if (conditionChanges && !unannounced && next) {
+    events.push(
+      event ?? {
+        type: 'Normal',
+        reason: next.reason ?? MIGRATION_CONDITION,
+        message: next.message ?? '',
+      },
+    );
+  }
+  return {
+    ...patchStatus(mapi, status, note ?? `reporting ${MIGRATION_CONDITION}=${state?.status}`),
+    events,
+  };
+}
+
+/**
+ * Step 7, in one write: the new authority, Synchronized=Unknown for the sync to
+ * take over from, and synchronizedGeneration 0 (allowed only when leaving Migrating).
+ */
+export function finalStatus(
+  mapi: MapiMachineSet,
+  now: string,
+  to: Authority,
+  state: MigrationState,
+  event: EventSpec,
+): Step {
+  const conditions = mapi.status?.conditions;
+  const synchronized = synchronizedCondition(
+    {
+      status: 'Unknown',
+      reason: Reason.AuthorityChanged,
+      message: `${to} is now authoritative; synchronization from ${to} is starting.`,
+    },
+    findSynchronized(conditions),
+    now,
+  );
+  const migration = migrationCondition(state, findMigration(conditions), now);
+  return {
+    ...patchStatus(
+      mapi,
+      {
+        authoritativeAPI: to,
+        synchronizedAPI: to,
+        synchronizedGeneration: 0,
+        conditions: withCondition(withCondition(conditions, synchronized), migration),
+      },
+      `leaving Migrating: ${to} is authoritative`,
+    ),
+    events: [event],
+  };
+}

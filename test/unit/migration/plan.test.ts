@@ -1,0 +1,289 @@
+// The migration handshake driven through the in-memory world, with
+// machine-api-operator's and Cluster API's pause behaviour acting after every write.
+import { expect } from 'chai';
+import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
+import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
+import { mapiMachineSet, World } from '../sync/world.js';
+
+const cluster: KubeObject = {
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Cluster',
+  metadata: { name: 'demo-abc12', namespace: 'openshift-cluster-api', uid: 'cluster-uid' },
+};
+
+function condition(mapi: MapiMachineSet | undefined, type: string) {
+  return mapi?.status?.conditions?.find((c) => c.type === type);
+}
+
+function capiPaused(world: World) {
+  return world.mirror?.status?.conditions?.find((c) => c.type === 'Paused')?.status;
+}
+
+/** A synchronized MachineAPI MachineSet with its paused mirror, the handshake on. */
+function synchronizedWorld(): World {
+  const world = new World(mapiMachineSet());
+  world.mapi!.spec.authoritativeAPI = 'MachineAPI';
+  world.cluster = cluster;
+  world.migration = true;
+  world.converge();
+  expect(condition(world.mapi, 'Synchronized')?.status).to.equal('True');
+  return world;
+}
+
+/** What an administrator does: edit spec (which bumps the generation). */
+function wish(world: World, authority: 'MachineAPI' | 'ClusterAPI'): void {
+  const mapi = world.mapi!;
+  mapi.spec.authoritativeAPI = authority;
+  mapi.metadata.generation! += 1;
+  mapi.metadata.resourceVersion = `${mapi.metadata.resourceVersion}-edited`;
+  world.othersAct();
+}
+
+function changeSize(world: World, size: string): void {
+  const mapi = world.mapi!;
+  (mapi.spec.template!.spec!.providerSpec!.value as { size: string }).size = size;
+  mapi.metadata.generation! += 1;
+  mapi.status!.observedGeneration = mapi.metadata.generation;
+  mapi.metadata.resourceVersion = `${mapi.metadata.resourceVersion}-resized`;
+}
+
+/** The notes of the steps a migration takes, to stop it after any of them. */
+function migrationSteps(to: 'MachineAPI' | 'ClusterAPI', prepare: (w: World) => void): number {
+  const world = synchronizedWorld();
+  prepare(world);
+  wish(world, to);
+  return world.converge().length;
+}
+
+function expectMachineApiAuthoritative(world: World) {
+  expect(world.mapi?.status?.authoritativeAPI).to.equal('MachineAPI');
+  expect(world.mirror?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+  expect(world.mirror?.metadata.annotations?.[AUTHORITY_ANNOTATION]).to.equal('MachineAPI');
+  expect(condition(world.mapi, 'Paused')?.status).to.equal('False');
+  expect(condition(world.mapi, 'Synchronized')?.status).to.equal('True');
+}
+
+function expectClusterApiAuthoritative(world: World) {
+  expect(world.mapi?.status?.authoritativeAPI).to.equal('ClusterAPI');
+  expect(world.mapi?.status?.synchronizedAPI).to.equal('ClusterAPI');
+  expect(world.mirror?.metadata.annotations).not.to.have.property(PAUSED_ANNOTATION);
+  expect(world.mirror?.metadata.annotations?.[AUTHORITY_ANNOTATION]).to.equal('ClusterAPI');
+  expect(condition(world.mapi, 'Paused')?.status).to.equal('True');
+  expect(capiPaused(world)).to.equal('False');
+}
+
+describe('migration handshake', () => {
+  it('MachineAPI → ClusterAPI: Migrating, MAPI paused, CAPI unpaused, one final status write', () => {
+    const world = synchronizedWorld();
+    const mirrorUid = world.mirror?.metadata.uid;
+    wish(world, 'ClusterAPI');
+    const steps = world.converge();
+    expectClusterApiAuthoritative(world);
+    expect(world.mirror?.metadata.uid, 'the same CAPI MachineSet, never recreated').to.equal(
+      mirrorUid,
+    );
+    expect(condition(world.mapi, MIGRATION_CONDITION)).to.include({
+      status: 'False',
+      reason: MigrationReason.Completed,
+    });
+    const notes = steps.map((s) => ('note' in s ? s.note : ''));
+    const entered = notes.indexOf('entering Migrating (MachineAPI → ClusterAPI)');
+    const unpaused = notes.indexOf('unpausing the CAPI machine set');
+    const left = notes.indexOf('leaving Migrating: ClusterAPI is authoritative');
+    expect(entered, notes.join(' | ')).to.be.greaterThan(-1);
+    expect(unpaused).to.be.greaterThan(entered);
+    expect(left).to.be.greaterThan(unpaused);
+    expect(world.events.map((e) => e.reason)).to.include.members([
+      'MigrationStarted',
+      'MigrationCompleted',
+    ]);
+  });
+
+  it('the final write sets Synchronized=Unknown and synchronizedGeneration 0, then the sync reports', () => {
+    const world = synchronizedWorld();
+    wish(world, 'ClusterAPI');
+    for (;;) {
+      const step = world.plan();
+      if (step.kind === 'done') throw new Error('never left Migrating');
+      world.apply(step);
+      if (world.mapi?.status?.authoritativeAPI === 'ClusterAPI') break;
+    }
+    expect(world.mapi?.status?.synchronizedGeneration).to.equal(0);
+    expect(condition(world.mapi, 'Synchronized')).to.include({
+      status: 'Unknown',
+      reason: 'AuthoritativeAPIChanged',
+    });
+    world.converge();
+    expect(condition(world.mapi, 'Synchronized')?.status).to.equal('True');
+    expect(world.mapi?.status?.synchronizedGeneration).to.equal(world.mirror?.metadata.generation);
+  });
+
+  it('ClusterAPI → MachineAPI: the CAPI MachineSet is paused and Paused=True before MAPI takes over', () => {
+    const world = synchronizedWorld();
+    wish(world, 'ClusterAPI');
+    world.converge();
+    wish(world, 'MachineAPI');
+    const steps = world.converge();
+    expectMachineApiAuthoritative(world);
+    expect(capiPaused(world)).to.equal('True');
+    const notes = steps.map((s) => ('note' in s ? s.note : ''));
+    expect(notes.indexOf('pausing the CAPI machine set')).to.be.lessThan(
+      notes.indexOf('leaving Migrating: MachineAPI is authoritative'),
+    );
+  });
+
+  it('the gate holds while the current authority is not synchronized, says why, then proceeds by itself', () => {
+    const world = synchronizedWorld();
+    changeSize(world, 42 as unknown as string); // the fake converter refuses a non-string size
+    wish(world, 'ClusterAPI');
+    world.converge();
+    expect(world.mapi?.status?.authoritativeAPI).to.equal('MachineAPI');
+    const waiting = condition(world.mapi, MIGRATION_CONDITION);
+    expect(waiting).to.include({
+      status: 'True',
+      reason: MigrationReason.WaitingForSynchronization,
+    });
+    expect(waiting?.message).to.match(
+      /Synchronized is False \(FailedToConvertMAPIMachineSetToCAPI\)/,
+    );
+    expect(waiting?.message).to.match(/set spec\.authoritativeAPI back to MachineAPI/);
+    changeSize(world, 'xlarge');
+    world.converge();
+    expectClusterApiAuthoritative(world);
+  });
+
+  it('a request withdrawn before the gate opened leaves MachineAPI in place and says so', () => {
+    const world = synchronizedWorld();
+    changeSize(world, 42 as unknown as string);
+    wish(world, 'ClusterAPI');
+    world.converge();
+    wish(world, 'MachineAPI');
+    changeSize(world, 'xlarge');
+    world.converge();
+    expectMachineApiAuthoritative(world);
+    expect(condition(world.mapi, MIGRATION_CONDITION)?.reason).to.equal(
+      MigrationReason.NotRequested,
+    );
+  });
+
+  it('copies spec into an empty status when machine-api-operator has not', () => {
+    const world = new World(mapiMachineSet('worker-a', null));
+    world.mapi!.spec.authoritativeAPI = 'ClusterAPI';
+    world.machineApiOperator = false;
+    world.migration = true;
+    const step = world.plan();
+    expect(step.kind).to.equal('patch');
+    world.apply(step);
+    expect(world.mapi?.status?.authoritativeAPI).to.equal('ClusterAPI');
+  });
+
+  it('switched off, it writes nothing for a changed spec.authoritativeAPI', () => {
+    const world = synchronizedWorld();
+    world.migration = false;
+    wish(world, 'ClusterAPI');
+    world.converge();
+    expect(world.mapi?.status?.authoritativeAPI).to.equal('MachineAPI');
+    expect(condition(world.mapi, MIGRATION_CONDITION)).to.equal(undefined);
+  });
+
+  it('a MachineSet changed during the handshake goes back, synchronizes the change, and migrates again', () => {
+    const world = synchronizedWorld();
+    wish(world, 'ClusterAPI');
+    while (world.mapi?.status?.authoritativeAPI !== 'Migrating') world.apply(world.plan());
+    changeSize(world, 'huge');
+    const steps = world.converge(60);
+    expectClusterApiAuthoritative(world);
+    const template = world.templates.find(
+      (t) => t.metadata.name === world.mirror?.spec.template.spec.infrastructureRef.name,
+    );
+    expect(template?.spec.template.spec).to.deep.equal({ size: 'huge' });
+    expect(steps.map((s) => ('note' in s ? s.note : ''))).to.include(
+      'leaving Migrating: MachineAPI is authoritative',
+    );
+  });
+
+  for (const to of ['ClusterAPI', 'MachineAPI'] as const) {
+    const from = to === 'ClusterAPI' ? 'MachineAPI' : 'ClusterAPI';
+    const prepare = (world: World) => {
+      if (to === 'MachineAPI') {
+        wish(world, 'ClusterAPI');
+        world.converge();
+      }
+    };
+    const total = migrationSteps(to, prepare);
+
+    it(`${from} → ${to}: cancelled after any step, it returns to ${from} with nothing lost`, () => {
+      for (let k = 0; k <= total; k++) {
+        const world = synchronizedWorld();
+        prepare(world);
+        const mirrorUid = world.mirror?.metadata.uid;
+        wish(world, to);
+        for (let i = 0; i < k; i++) {
+          const step = world.plan();
+          if (step.kind === 'done') break;
+          world.apply(step);
+        }
+        wish(world, from);
+        world.converge(60);
+        const at = `cancelled after ${k} of ${total} steps`;
+        expect(world.mirror?.metadata.uid, at).to.equal(mirrorUid);
+        if (world.mapi?.status?.authoritativeAPI === to) {
+          // Completed before the cancellation arrived: a cancellation is then a migration back.
+          expect(k, at).to.equal(total);
+          continue;
+        }
+        if (from === 'MachineAPI') expectMachineApiAuthoritative(world);
+        else expectClusterApiAuthoritative(world);
+      }
+    });
+
+    it(`${from} → ${to}: the MAPI MachineSet deleted after any step finishes; the mirror goes only with an authoritative MAPI side`, () => {
+      for (let k = 0; k <= total; k++) {
+        const world = synchronizedWorld();
+        prepare(world);
+        wish(world, to);
+        for (let i = 0; i < k; i++) {
+          const step = world.plan();
+          if (step.kind === 'done') break;
+          world.apply(step);
+        }
+        const authority = world.mapi?.status?.authoritativeAPI;
+        world.apply({ kind: 'delete', object: world.mapi!, note: 'administrator deletes' });
+        world.converge(60);
+        const at = `deleted after ${k} of ${total} steps, authority ${authority}`;
+        expect(world.mapi, at).to.equal(undefined);
+        // Only the mirror of an authoritative MAPI MachineSet goes with it (deletion table).
+        if (authority === 'MachineAPI') expect(world.mirror, at).to.equal(undefined);
+        else expect(world.mirror?.metadata.deletionTimestamp, at).to.equal(undefined);
+      }
+    });
+
+    it(`${from} → ${to}: the CAPI MachineSet deleted after any step finishes or says how to get out`, () => {
+      for (let k = 0; k <= total; k++) {
+        const world = synchronizedWorld();
+        prepare(world);
+        wish(world, to);
+        for (let i = 0; i < k; i++) {
+          const step = world.plan();
+          if (step.kind === 'done') break;
+          world.apply(step);
+        }
+        world.apply({ kind: 'delete', object: world.mirror!, note: 'administrator deletes' });
+        world.converge(60);
+        const at = `deleted after ${k} of ${total} steps`;
+        const state = world.mapi?.status?.authoritativeAPI;
+        if (state === 'Migrating') {
+          const waiting = condition(world.mapi, MIGRATION_CONDITION);
+          expect(waiting?.reason, at).to.equal(MigrationReason.WaitingForClusterAPIMachineSet);
+          expect(waiting?.message, at).to.match(/Set spec\.authoritativeAPI to MachineAPI/);
+          wish(world, 'MachineAPI');
+          world.converge(60);
+          expectMachineApiAuthoritative(world);
+        } else if (world.mapi) {
+          expect(state, at).to.be.oneOf(['MachineAPI', 'ClusterAPI']);
+        }
+      }
+    });
+  }
+});
