@@ -27,19 +27,10 @@ import type {
 } from '../types.js';
 import type { Infrastructure } from '../../api/types.js';
 import { quote } from '../common/quote.js';
+import { API_VERSIONS, DEFAULT_CLOUDS_SECRET, KIND, MAX_METADATA_LENGTH } from './constants.js';
+import { openstackToMapi } from './to-mapi.js';
 
-const KIND = 'OpenstackProviderSpec';
-const API_VERSIONS = [
-  'machine.openshift.io/v1alpha1',
-  'openstackproviderconfig.openshift.io/v1alpha1',
-];
-/**
- * The only clouds secret CAPI can honour: the cloud credential operator issues a secret of this
- * name in the Machine API namespace and another in the Cluster API namespace, from the same
- * OpenStack credentials. CAPO reads the one in its own namespace.
- */
-const DEFAULT_CLOUDS_SECRET = 'openstack-cloud-credentials';
-const MAX_METADATA_LENGTH = 255;
+export { KEPT_FROM_CURRENT } from './kept-fields.js';
 
 export const openstackConverter: PlatformConverter = {
   platform: 'OpenStack',
@@ -50,6 +41,7 @@ export const openstackConverter: PlatformConverter = {
     plural: 'openstackmachinetemplates',
   },
   convert: convertOpenstackProviderSpec,
+  toMapi: openstackToMapi,
 };
 
 function convertOpenstackProviderSpec(
