@@ -28,7 +28,8 @@ import {
 const api = customObjects;
 
 async function startWithClusterApi(): Promise<TestController> {
-  const c = await startTestController();
+  // These tests move status.authoritativeAPI by hand, as OpenShift's migration controller would.
+  const c = await startTestController({ migration: false });
   // Without it Cluster API does not act on the mirrors.
   await createCapiCluster(c.capiNamespace);
   return c;
@@ -350,5 +351,6 @@ describe('next to Cluster API’s controllers and webhooks', function () {
 async function startTestControllerIn(stopped: TestController): Promise<TestController> {
   return startTestController({
     namespaces: { mapi: stopped.mapiNamespace, capi: stopped.capiNamespace },
+    migration: false,
   });
 }

@@ -28,6 +28,11 @@ export async function startTestController(
     /** Existing namespaces (a restart); fresh ones by default. */
     namespaces?: { mapi: string; capi: string };
     onWrite?: ControllerOptions['onWrite'];
+    /**
+     * The migration handshake (default on, as in the program). Off for tests that move
+     * status.authoritativeAPI by hand, as OpenShift's own migration controller would.
+     */
+    migration?: boolean;
     /** Default: silent, or debug on the terminal with TEST_CONTROLLER_LOGS set. */
     logger?: Logger;
   } = {},
@@ -41,6 +46,7 @@ export async function startTestController(
     ...(options.platform ? { platform: options.platform } : {}),
     workers: options.workers ?? 2,
     converterFor,
+    migration: options.migration ?? true,
     logger:
       options.logger ??
       (process.env.TEST_CONTROLLER_LOGS ? createLogger('debug', 'text') : silentLogger),

@@ -1,0 +1,282 @@
+// The migration handshake next to machine-api-operator (which pauses MAPI while
+// Migrating) and Cluster API (which reports Paused from the annotation): both
+// directions, the gate, and a cancellation, a deletion of either side and a
+// controller restart after every step of it.
+import { expect } from 'chai';
+import type { CapiMachineSet, MapiCondition, MapiMachineSet } from '../../src/api/types.js';
+import { MIGRATION_CONDITION, MigrationReason } from '../../src/migration/status.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.js';
+import { createCapiCluster } from '../support/capi-cluster.js';
+import { eventually } from '../support/eventually.js';
+import {
+  awsMachineSet,
+  CAPI,
+  core,
+  createMachineSet,
+  customObjects,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+  type TestController,
+} from '../support/controller.js';
+
+type Authority = 'MachineAPI' | 'ClusterAPI';
+const api = customObjects;
+const WAIT = { timeoutMs: 60_000 };
+
+/** The handshake's writes, in order, from MachineAPI to ClusterAPI. */
+const TO_CLUSTER_API = [
+  'entering Migrating (MachineAPI → ClusterAPI)',
+  'marking the CAPI machine set as migrating',
+  'unpausing the CAPI machine set',
+  'leaving Migrating: ClusterAPI is authoritative',
+];
+
+const notFound = (err: unknown) => {
+  if ((err as { code?: number }).code === 404) return undefined;
+  throw err as Error;
+};
+
+async function getMapi(c: TestController, name: string): Promise<MapiMachineSet | undefined> {
+  return api()
+    .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
+    .then((o) => o as MapiMachineSet, notFound);
+}
+
+async function getCapi(c: TestController, name: string): Promise<CapiMachineSet | undefined> {
+  return api()
+    .getNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
+    .then((o) => o as CapiMachineSet, notFound);
+}
+
+function condition(
+  object: { status?: { conditions?: MapiCondition[] } } | undefined,
+  type: string,
+) {
+  return object?.status?.conditions?.find((c) => c.type === type);
+}
+
+async function patchMapi(c: TestController, name: string, body: object[]): Promise<void> {
+  await api().patchNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name, body });
+}
+
+/** What an administrator does to migrate. */
+async function wish(c: TestController, name: string, authority: Authority): Promise<void> {
+  await patchMapi(c, name, [{ op: 'replace', path: '/spec/authoritativeAPI', value: authority }]);
+}
+
+/** The authority settled, synchronized at the authoritative side's generation, both sides' Paused right. */
+async function waitAuthority(c: TestController, name: string, authority: Authority) {
+  return eventually(async () => {
+    const mapi = await getMapi(c, name);
+    const capi = await getCapi(c, name);
+    const at = JSON.stringify({ mapi: mapi?.status, capi: capi?.metadata.annotations });
+    expect(mapi?.status?.authoritativeAPI, at).to.equal(authority);
+    expect(mapi?.status?.synchronizedAPI ?? authority, at).to.equal(authority);
+    expect(condition(mapi, 'Synchronized'), at).to.include({ status: 'True' });
+    const authoritative = authority === 'MachineAPI' ? mapi : capi;
+    expect(mapi?.status?.synchronizedGeneration, at).to.equal(authoritative?.metadata.generation);
+    expect(condition(mapi, 'Paused'), at).to.include({
+      status: authority === 'MachineAPI' ? 'False' : 'True',
+    });
+    expect(condition(capi, 'Paused'), at).to.include({
+      status: authority === 'MachineAPI' ? 'True' : 'False',
+    });
+    expect(capi?.metadata.annotations?.[AUTHORITY_ANNOTATION], at).to.equal(authority);
+    return { mapi: mapi!, capi: capi! };
+  }, WAIT);
+}
+
+async function start(options: Parameters<typeof startTestController>[0] = {}) {
+  const c = await startTestController(options);
+  await createCapiCluster(c.capiNamespace);
+  return c;
+}
+
+async function createSynchronized(c: TestController, name: string) {
+  await createMachineSet(c.mapiNamespace, awsMachineSet(name, c.mapiNamespace, { replicas: 0 }));
+  return waitAuthority(c, name, 'MachineAPI');
+}
+
+describe('the migration handshake, next to machine-api-operator and Cluster API', function () {
+  this.timeout(300_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('MachineAPI → ClusterAPI → MachineAPI by editing spec.authoritativeAPI, step by step', async () => {
+    const notes: string[] = [];
+    const c = await start({ onWrite: (w) => notes.push(w.note) });
+    const before = await createSynchronized(c, 'fleet');
+
+    await wish(c, 'fleet', 'ClusterAPI');
+    const migrated = await waitAuthority(c, 'fleet', 'ClusterAPI');
+    expect(migrated.capi.metadata.uid, 'the same CAPI MachineSet').to.equal(
+      before.capi.metadata.uid,
+    );
+    expect(migrated.capi.metadata.annotations).not.to.have.property(PAUSED_ANNOTATION);
+    expect(condition(migrated.mapi, MIGRATION_CONDITION)).to.include({
+      status: 'False',
+      reason: MigrationReason.Completed,
+    });
+    const order = TO_CLUSTER_API.map((note) => notes.indexOf(note));
+    expect(order, notes.join(' | ')).to.deep.equal([...order].sort((a, b) => a - b));
+    expect(order[0]).to.be.greaterThan(-1);
+
+    notes.length = 0;
+    await wish(c, 'fleet', 'MachineAPI');
+    const back = await waitAuthority(c, 'fleet', 'MachineAPI');
+    expect(back.capi.metadata.uid).to.equal(before.capi.metadata.uid);
+    expect(back.capi.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+    const pausing = notes.indexOf('pausing the CAPI machine set');
+    const leaving = notes.indexOf('leaving Migrating: MachineAPI is authoritative');
+    expect(pausing, notes.join(' | ')).to.be.greaterThan(-1);
+    expect(leaving).to.be.greaterThan(pausing);
+
+    await eventually(async () => {
+      const events = await core().listNamespacedEvent({ namespace: c.mapiNamespace });
+      const reasons = events.items
+        .filter((e) => e.involvedObject.name === 'fleet')
+        .map((e) => e.reason);
+      expect(reasons).to.include.members(['MigrationStarted', 'MigrationCompleted']);
+    }, WAIT);
+  });
+
+  it('holds the gate while the MachineSet is not synchronized, says why, and proceeds by itself', async () => {
+    const c = await start();
+    await createSynchronized(c, 'gated');
+    const instanceType = '/spec/template/spec/providerSpec/value/instanceType';
+    await patchMapi(c, 'gated', [{ op: 'replace', path: instanceType, value: 42 }]);
+    await wish(c, 'gated', 'ClusterAPI');
+    const waiting = await eventually(async () => {
+      const mapi = await getMapi(c, 'gated');
+      const migration = condition(mapi, MIGRATION_CONDITION);
+      expect(migration, JSON.stringify(mapi?.status)).to.include({
+        status: 'True',
+        reason: MigrationReason.WaitingForSynchronization,
+      });
+      return mapi!;
+    }, WAIT);
+    expect(waiting.status?.authoritativeAPI).to.equal('MachineAPI');
+    expect(condition(waiting, MIGRATION_CONDITION)?.message).to.match(
+      /Synchronized is False \(FailedToConvertMAPIMachineSetToCAPI\).*set spec\.authoritativeAPI back to MachineAPI/,
+    );
+    await patchMapi(c, 'gated', [{ op: 'replace', path: instanceType, value: 'm6i.large' }]);
+    await waitAuthority(c, 'gated', 'ClusterAPI');
+  });
+
+  /**
+   * One MachineSet per step of the handshake; `act` runs (not awaited by the
+   * controller) right after that step's write for that MachineSet.
+   */
+  async function atEveryStep(
+    prefix: string,
+    act: (c: TestController, name: string) => Promise<void>,
+  ): Promise<{ c: TestController; names: string[] }> {
+    const pending: Promise<void>[] = [];
+    const names = TO_CLUSTER_API.map((_, k) => `${prefix}-${k}`);
+    let controller: TestController | undefined;
+    const c = await start({
+      onWrite: (w) => {
+        const k = names.indexOf(w.object.metadata.name);
+        if (k >= 0 && w.note === TO_CLUSTER_API[k] && controller) {
+          pending.push(act(controller, names[k]!));
+        }
+      },
+    });
+    controller = c;
+    await Promise.all(names.map((name) => createSynchronized(c, name)));
+    await Promise.all(names.map((name) => wish(c, name, 'ClusterAPI')));
+    await eventually(() => expect(pending).to.have.length(names.length), WAIT);
+    await Promise.all(pending);
+    return { c, names };
+  }
+
+  it('cancelled after any step, it returns to MachineAPI with the same CAPI MachineSet', async () => {
+    const uids = new Map<string, string | undefined>();
+    const { c, names } = await atEveryStep('cancel', async (c, name) => {
+      uids.set(name, (await getCapi(c, name))?.metadata.uid);
+      await wish(c, name, 'MachineAPI');
+    });
+    for (const name of names) {
+      const { capi } = await waitAuthority(c, name, 'MachineAPI');
+      expect(capi.metadata.uid, name).to.equal(uids.get(name));
+    }
+  });
+
+  it('the MAPI MachineSet deleted after any step: it goes, the CAPI MachineSet stays', async () => {
+    const { c, names } = await atEveryStep('delmapi', (c, name) =>
+      api()
+        .deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
+        .then(() => undefined),
+    );
+    for (const name of names) {
+      await eventually(async () => expect(await getMapi(c, name), name).to.equal(undefined), WAIT);
+      const capi = await getCapi(c, name);
+      expect(capi, name).not.to.equal(undefined);
+      expect(capi?.metadata.deletionTimestamp, name).to.equal(undefined);
+    }
+  });
+
+  it('the CAPI MachineSet deleted after any step: nothing is stuck, and a waiting migration says how out', async () => {
+    const { c, names } = await atEveryStep('delcapi', (c, name) =>
+      api()
+        .deleteNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
+        .then(() => undefined),
+    );
+    for (const name of names) {
+      const mapi = await eventually(async () => {
+        const current = await getMapi(c, name);
+        if (current?.status?.authoritativeAPI === 'Migrating') {
+          expect(condition(current, MIGRATION_CONDITION), name).to.include({
+            reason: MigrationReason.WaitingForClusterAPIMachineSet,
+          });
+        } else {
+          // Left Migrating before the deletion: ClusterAPI's MAPI mirror follows its CAPI side.
+          expect(current, name).to.equal(undefined);
+        }
+        return current;
+      }, WAIT);
+      if (mapi) {
+        await wish(c, name, 'MachineAPI');
+        await waitAuthority(c, name, 'MachineAPI');
+      }
+    }
+  });
+
+  it('a controller restarted after any step resumes and never repeats a step', async () => {
+    const c = await start();
+    await c.stop();
+    for (let k = 0; k < TO_CLUSTER_API.length; k++) {
+      const name = `restart-${k}`;
+      const namespaces = { mapi: c.mapiNamespace, capi: c.capiNamespace };
+      let stopped: Promise<unknown> | undefined;
+      let first: TestController | undefined;
+      first = await startTestController({
+        namespaces,
+        onWrite: (w) => {
+          if (w.object.metadata.name === name && w.note === TO_CLUSTER_API[k] && first) {
+            stopped ??= first.stop();
+          }
+        },
+      });
+      await createSynchronized(first, name);
+      await wish(first, name, 'ClusterAPI');
+      await eventually(
+        () => expect(stopped, `stopped after step ${k}`).not.to.equal(undefined),
+        WAIT,
+      );
+      await stopped;
+      const notes: string[] = [];
+      const second = await startTestController({
+        namespaces,
+        onWrite: (w) => {
+          if (w.object.metadata.name === name) notes.push(w.note);
+        },
+      });
+      await waitAuthority(second, name, 'ClusterAPI');
+      const repeated = TO_CLUSTER_API.slice(0, k + 1).filter((note) => notes.includes(note));
+      expect(repeated, `restarted after step ${k}: ${notes.join(' | ')}`).to.deep.equal([]);
+      await second.stop();
+    }
+  });
+});
