@@ -6,6 +6,7 @@ import { ConversionReport, ObjectReader, withoutUndefined } from '../common/fiel
 import { convertDisks } from './disks.js';
 import { convertNetworkInterfaces } from './network.js';
 import { convertScheduling } from './scheduling.js';
+import { gcpTemplateToMapi } from './to-mapi.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
 import {
   checkCredentialsSecretName,
@@ -19,38 +20,33 @@ import type {
   ProviderConversion,
 } from '../types.js';
 import { quote, shorten } from '../common/quote.js';
-
-const KIND = 'GCPMachineProviderSpec';
-const API_VERSIONS = ['machine.openshift.io/v1beta1', 'gcpprovider.openshift.io/v1beta1'];
-/** The only credentials secret CAPI can honour: the cluster identity reads this one. */
-const DEFAULT_CREDENTIALS_SECRET = 'gcp-cloud-credentials';
+import { type ClusterFacts, clusterFacts } from './cluster.js';
+import {
+  DEFAULT_CREDENTIALS_SECRET,
+  PROVIDER_SPEC_API_VERSIONS,
+  PROVIDER_SPEC_KIND,
+} from './machine-api.js';
 
 export const gcpConverter: PlatformConverter = {
   platform: 'GCP',
-  providerSpecKind: KIND,
+  providerSpecKind: PROVIDER_SPEC_KIND,
   template: {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'GCPMachineTemplate',
     plural: 'gcpmachinetemplates',
   },
   convert: convertGcpProviderSpec,
+  toMapi: gcpTemplateToMapi,
 };
-
-/** What the Infrastructure object says about the cluster. */
-interface ClusterFacts {
-  infrastructureName?: string;
-  region?: string;
-  projectID?: string;
-}
 
 function convertGcpProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, gcpConverter, API_VERSIONS);
+  const opened = openProviderSpec(providerSpec, context, gcpConverter, PROVIDER_SPEC_API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
-  const cluster = clusterFacts(context);
+  const cluster = clusterFacts(context.infrastructure);
   checkCredentialsSecretName(
     spec,
     DEFAULT_CREDENTIALS_SECRET,
@@ -112,17 +108,6 @@ function convertGcpProviderSpec(
   if (location.zone !== undefined) value.failureDomain = location.zone;
   if (userDataSecretName !== undefined) value.userDataSecretName = userDataSecretName;
   return { ok: true, value, warnings: report.warnings };
-}
-
-function clusterFacts(context: ConversionContext): ClusterFacts {
-  const status = context.infrastructure.status;
-  const gcp = status?.platformStatus?.gcp;
-  const facts: ClusterFacts = {};
-  // Empty strings are as good as none.
-  if (status?.infrastructureName) facts.infrastructureName = status.infrastructureName;
-  if (gcp?.region) facts.region = gcp.region;
-  if (gcp?.projectID) facts.projectID = gcp.projectID;
-  return facts;
 }
 
 function checkDeletionProtection(spec: ObjectReader, report: ConversionReport): void {

@@ -4,6 +4,7 @@
 // with a warning, and the administrator is told what to check.
 import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
+import { installerNetwork } from './cluster.js';
 
 export interface ConvertedNetwork {
   subnet?: string;
@@ -54,8 +55,7 @@ export function convertNetworkInterfaces(
     );
   }
   const { reader, publicIP, network, projectID, subnetwork } = primary;
-  const installerNetwork = context.infrastructureName && `${context.infrastructureName}-network`;
-  if (network !== undefined && network !== installerNetwork) {
+  if (network !== undefined && network !== installerNetwork(context)) {
     report.warn(
       `${reader.pathOf('network')} is ${quote(network)}, but Cluster API attaches machines ` +
         "to the network of the cluster's GCPCluster (spec.network.name), which this controller " +

@@ -7,31 +7,34 @@ import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
 
 const PROVISIONING_MODELS = ['Spot'] as const;
-const HOST_MAINTENANCE = ['Migrate', 'Terminate'] as const;
-type HostMaintenance = (typeof HOST_MAINTENANCE)[number];
+export const HOST_MAINTENANCE = ['Migrate', 'Terminate'] as const;
+export type HostMaintenance = (typeof HOST_MAINTENANCE)[number];
 const RESTART_POLICIES = ['Always', 'Never'] as const;
-const CONFIDENTIAL_COMPUTE = [
+export const CONFIDENTIAL_COMPUTE = [
   'Enabled',
   'Disabled',
   'AMDEncryptedVirtualization',
   'AMDEncryptedVirtualizationNestedPaging',
   'IntelTrustedDomainExtensions',
 ] as const;
-type ConfidentialCompute = (typeof CONFIDENTIAL_COMPUTE)[number];
-const ENABLED_DISABLED = ['Enabled', 'Disabled'] as const;
+export type ConfidentialCompute = (typeof CONFIDENTIAL_COMPUTE)[number];
+export const ENABLED_DISABLED = ['Enabled', 'Disabled'] as const;
 type EnabledDisabled = (typeof ENABLED_DISABLED)[number];
 
 /** The machine series CAPG's webhook accepts for each confidential computing technology. */
-const CONFIDENTIAL_MACHINE_SERIES: Record<Exclude<ConfidentialCompute, 'Disabled'>, string[]> = {
+export const CONFIDENTIAL_MACHINE_SERIES: Record<
+  Exclude<ConfidentialCompute, 'Disabled'>,
+  string[]
+> = {
   Enabled: ['n2d', 'c2d', 'c3d'],
   AMDEncryptedVirtualization: ['n2d', 'c2d', 'c3d'],
   AMDEncryptedVirtualizationNestedPaging: ['n2d'],
   IntelTrustedDomainExtensions: ['c3'],
 };
 /** Machine types of these families come with their GPUs attached. */
-const GPU_MACHINE_FAMILIES = ['a2-', 'a3-'];
+export const GPU_MACHINE_FAMILIES = ['a2-', 'a3-'];
 // An accelerator type name such as nvidia-tesla-t4.
-const ACCELERATOR_TYPE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const ACCELERATOR_TYPE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export interface ShieldedInstanceConfig {
   secureBoot?: EnabledDisabled;

@@ -52,9 +52,29 @@ export function readStringMap(
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
-/** `gcpMetadata[]` → CAPG's `additionalMetadata[]`; undefined when there is none. */
-export function convertMetadataItems(spec: ObjectReader): MetadataItem[] | undefined {
-  const items = spec.objects('gcpMetadata');
+/** Where metadata items are read from, and who fills the `user-data` key on that side's target. */
+export interface MetadataItemsSource {
+  field: string;
+  /** Completes "is user-data, which …" in the message on that key. */
+  userDataMessage: string;
+}
+
+const MAPI_METADATA: MetadataItemsSource = {
+  field: 'gcpMetadata',
+  userDataMessage:
+    'Cluster API fills with the bootstrap data from userDataSecret; put the user data into ' +
+    'that secret and remove this metadata item.',
+};
+
+/**
+ * Metadata items, `{key, value?}` on both sides: MAPI `gcpMetadata[]` → CAPG's
+ * `additionalMetadata[]` by default; undefined when there is none.
+ */
+export function convertMetadataItems(
+  spec: ObjectReader,
+  source: MetadataItemsSource = MAPI_METADATA,
+): MetadataItem[] | undefined {
+  const items = spec.objects(source.field);
   if (items === undefined || items.length === 0) return undefined;
   const converted: MetadataItem[] = [];
   const seen = new Map<string, string>();
@@ -67,11 +87,7 @@ export function convertMetadataItems(spec: ObjectReader): MetadataItem[] | undef
       continue;
     }
     if (key === USER_DATA_METADATA_KEY) {
-      item.report.error(
-        item.pathOf('key'),
-        'is user-data, which Cluster API fills with the bootstrap data from userDataSecret; ' +
-          'put the user data into that secret and remove this metadata item.',
-      );
+      item.report.error(item.pathOf('key'), `is user-data, which ${source.userDataMessage}`);
       continue;
     }
     const first = seen.get(key);
