@@ -20,7 +20,7 @@ export interface ConvertedVolumes {
   nonRootVolumes?: CapaVolume[];
 }
 
-const VOLUME_TYPES = ['standard', 'io1', 'io2', 'gp2', 'gp3', 'sc1', 'st1'] as const;
+export const VOLUME_TYPES = ['standard', 'io1', 'io2', 'gp2', 'gp3', 'sc1', 'st1'] as const;
 const PROVISIONED_IOPS_TYPES: readonly string[] = ['io1', 'io2'];
 // CAPA's CRD minimum for `size`.
 const MIN_VOLUME_SIZE_GIB = 8;

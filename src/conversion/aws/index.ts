@@ -20,6 +20,7 @@ import {
   convertNetworkInterfaceType,
 } from './instance-options.js';
 import { ipFamilySettings, readIpFamily } from './ip-family.js';
+import { awsTemplateToMapi } from './to-mapi.js';
 import {
   checkCredentialsSecret,
   checkDeviceIndex,
@@ -48,6 +49,8 @@ export const awsConverter: PlatformConverter = {
     plural: 'awsmachinetemplates',
   },
   convert: convertAwsProviderSpec,
+  toMapi: (templateSpec, context) =>
+    awsTemplateToMapi(templateSpec, context, convertAwsProviderSpec),
 };
 
 function convertAwsProviderSpec(

@@ -1,0 +1,178 @@
+// CAPI → MAPI for AWS: an AWSMachineTemplate's `spec.template.spec` → AWSMachineProviderConfig.
+// Pure and total: every template field is converted, checked against what Machine API would
+// do anyway (the IP family's settings, the bootstrap storage), or reported with its path.
+// Fields Cluster API cannot express come from the MAPI MachineSet's current providerSpec.
+import {
+  ConversionReport,
+  ObjectReader,
+  withoutUndefined,
+  type JsonObject,
+} from '../common/field-reader.js';
+import type {
+  Conversion,
+  ConversionContext,
+  ProviderConversion,
+  ReverseContext,
+} from '../types.js';
+import { ipFamilySettings, readIpFamily } from './ip-family.js';
+import { keptFromCurrent } from './machine-api-only.js';
+import { preferCurrent } from './prefer-current.js';
+import {
+  checkBootstrap,
+  checkIpFamilyFields,
+  cpuOptionsToMapi,
+  metadataOptionsToMapi,
+  networkInterfaceTypeToMapi,
+} from './to-mapi-instance.js';
+import { placementToMapi } from './to-mapi-placement.js';
+import { mapToTags, referenceToMapi } from './to-mapi-values.js';
+import { volumesToMapi } from './to-mapi-volumes.js';
+import { finishTemplate, rejectNoEquivalent } from './template-reader.js';
+
+export type ForwardConversion = (
+  providerSpec: unknown,
+  context: ConversionContext,
+) => Conversion<ProviderConversion>;
+
+/** The kind and apiVersion every converted providerSpec gets. */
+export const MAPI_TYPE_META = {
+  apiVersion: 'machine.openshift.io/v1beta1',
+  kind: 'AWSMachineProviderConfig',
+} as const;
+
+const MARKET_TYPES = ['OnDemand', 'Spot', 'CapacityBlock'] as const;
+
+/** Template fields that have no Machine API equivalent, with what they do. */
+const NO_EQUIVALENT: [string, string][] = [
+  ['providerID', 'names one machine'],
+  ['instanceID', 'names one instance'],
+  ['imageLookupFormat', 'looks the AMI up by name'],
+  ['imageLookupOrg', 'looks the AMI up by owner'],
+  ['imageLookupBaseOS', 'looks the AMI up by operating system'],
+  ['elasticIpPool', 'allocates public addresses from an Elastic IP pool'],
+  ['securityGroupOverrides', "replaces the cluster's security groups"],
+  ['networkInterfaces', 'attaches existing network interfaces'],
+  ['capacityReservationPreference', 'sets a capacity reservation preference'],
+];
+
+const KNOWN_FIELDS = [
+  ...NO_EQUIVALENT.map(([key]) => key),
+  ...['ami', 'instanceType', 'cpuOptions', 'additionalTags', 'iamInstanceProfile', 'publicIP'],
+  ...['additionalSecurityGroups', 'subnet', 'sshKeyName', 'rootVolume', 'nonRootVolumes'],
+  ...['networkInterfaceType', 'assignPrimaryIPv6', 'privateDnsName', 'instanceMetadataOptions'],
+  ...['uncompressedUserData', 'cloudInit', 'ignition', 'spotMarketOptions', 'marketType'],
+  ...['placementGroupName', 'placementGroupPartition', 'tenancy', 'hostID', 'hostAffinity'],
+  ...['dynamicHostAllocation', 'capacityReservationId'],
+];
+
+export function awsTemplateToMapi(
+  templateSpec: unknown,
+  context: ReverseContext,
+  forward: ForwardConversion,
+): Conversion<JsonObject> {
+  const report = new ConversionReport();
+  const spec = ObjectReader.of(templateSpec, context.path, report);
+  if (spec === undefined) return { ok: false, errors: report.errors };
+  const family = readIpFamily(context.infrastructure, report);
+  for (const [key, why] of NO_EQUIVALENT) rejectNoEquivalent(spec, key, why);
+
+  const converted = readFields(spec, report);
+  if (family !== undefined) {
+    const ip = ipFamilySettings(family);
+    converted.metadataServiceOptions = metadataOptionsToMapi(spec, ip, family, report);
+    checkIpFamilyFields(spec, ip, family, report);
+  }
+  checkBootstrap(spec, report);
+  finishTemplate(spec, KNOWN_FIELDS);
+  if (report.errors.length > 0) return { ok: false, errors: report.errors };
+
+  const kept = keptFromCurrent(context.current, context.infrastructure, context.controlPlane);
+  const placement = withoutUndefined({
+    availabilityZone: context.failureDomain || undefined,
+    region: kept.region,
+    ...(converted.placement as JsonObject),
+  });
+  const providerSpec = withoutUndefined({
+    ...MAPI_TYPE_META,
+    ...converted,
+    ...kept.fields,
+    placement: Object.keys(placement).length > 0 ? placement : undefined,
+    userDataSecret: context.userDataSecretName ? { name: context.userDataSecretName } : undefined,
+  });
+  const value = preferCurrent(providerSpec, context, forward);
+  return { ok: true, value, warnings: report.warnings };
+}
+
+/** Every field that maps to a providerSpec field, by its MAPI name. */
+function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
+  const ami = spec.object('ami');
+  const amiId = ami?.string('id');
+  if (ami !== undefined) rejectNoEquivalent(ami, 'eksLookupType', 'looks up an EKS-optimised AMI');
+  if (ami !== undefined) finishTemplate(ami, ['id', 'eksLookupType']);
+  if (amiId === undefined) {
+    report.error(
+      ami?.pathOf('id') ?? spec.pathOf('ami'),
+      'is required, because Machine API launches machines from an AMI it is given; set ami.id (ami-...).',
+    );
+  }
+  const subnet = spec.object('subnet');
+  const securityGroups = spec
+    .objects('additionalSecurityGroups')
+    ?.map((group) => {
+      const reference = referenceToMapi(group, 'a security group', report);
+      if (reference === undefined) {
+        report.error(
+          group.path,
+          'names no security group; set id or filters, or remove the entry.',
+        );
+      }
+      return reference;
+    })
+    .filter((reference) => reference !== undefined);
+  const blockDevices = volumesToMapi(spec, report);
+  const partition = spec.integer('placementGroupPartition');
+  const iamInstanceProfile = spec.string('iamInstanceProfile');
+  const spot = spec.object('spotMarketOptions');
+  const maxPrice = spot?.string('maxPrice');
+  if (spot !== undefined) finishTemplate(spot, ['maxPrice']);
+  const placement = placementToMapi(spec, report);
+  return withoutUndefined({
+    ami: amiId === undefined ? undefined : { id: amiId },
+    instanceType: spec.requiredString(
+      'instanceType',
+      'set the EC2 instance type, e.g. m6i.xlarge.',
+    ),
+    tags: mapToTags(spec.stringMap('additionalTags')),
+    iamInstanceProfile: iamInstanceProfile === undefined ? undefined : { id: iamInstanceProfile },
+    keyName: sshKeyNameToMapi(spec, report),
+    publicIp: spec.boolean('publicIP'),
+    subnet: subnet && referenceToMapi(subnet, 'a subnet', report),
+    securityGroups: securityGroups?.length ? securityGroups : undefined,
+    blockDevices: blockDevices.length > 0 ? blockDevices : undefined,
+    networkInterfaceType: networkInterfaceTypeToMapi(spec),
+    spotMarketOptions: spot && withoutUndefined({ maxPrice }),
+    marketType: spec.enumeration('marketType', MARKET_TYPES),
+    capacityReservationId: spec.string('capacityReservationId'),
+    placementGroupName: spec.string('placementGroupName'),
+    // CAPA reads partition 0 as "not set".
+    placementGroupPartition: partition || undefined,
+    placement: Object.keys(placement).length > 0 ? placement : undefined,
+    cpuOptions: cpuOptionsToMapi(spec),
+  });
+}
+
+/**
+ * "" (launch without a key pair) is what Machine API does without keyName. Without sshKeyName,
+ * CAPA uses the cluster's default key, which Machine API cannot express.
+ */
+function sshKeyNameToMapi(spec: ObjectReader, report: ConversionReport): string | undefined {
+  const name = spec.string('sshKeyName', { keepEmpty: true });
+  if (name === undefined && spec.raw('sshKeyName') === undefined) {
+    report.error(
+      spec.pathOf('sshKeyName'),
+      "is not set, so Cluster API launches the machines with the cluster's default SSH key, " +
+        'which Machine API cannot express; set sshKeyName to the name of an EC2 key pair, or to "" for none.',
+    );
+  }
+  return name || undefined;
+}
