@@ -23,7 +23,7 @@ import { checkSelectorMatches, convertSelector } from './label-selector.js';
 import { type MachineSetInput, readMachineSet } from './input.js';
 import { type CapiMachineSpec } from './capi-types.js';
 import { taintsToCapi } from './taints.js';
-import { isControlPlane } from './metadata.js';
+import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from './metadata.js';
 import { WrittenMap } from './mirror-metadata.js';
 import { nameList, quote, quoteList, shorten } from '../common/quote.js';
 import type { Conversion, PlatformConverter, ProviderConversion } from '../types.js';
@@ -61,8 +61,6 @@ const PREFLIGHT_CHECKS = [
   'ControlPlaneIsStable',
   'ControlPlaneVersionSkew',
 ];
-const PRE_DRAIN_HOOK = 'pre-drain.delete.hook.machine.cluster.x-k8s.io/';
-const PRE_TERMINATE_HOOK = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/';
 const MACHINE_SET = 'the Cluster API MachineSet';
 const MACHINE_TEMPLATE = 'the Cluster API machine template';
 

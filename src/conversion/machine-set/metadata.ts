@@ -2,10 +2,9 @@
 // Keys are looked up in Maps and Sets, never as properties of plain objects, so that keys such
 // as "constructor" or "__proto__" are ordinary keys.
 
-const ROLE_LABELS = new Set([
-  'machine.openshift.io/cluster-api-machine-role',
-  'machine.openshift.io/cluster-api-machine-type',
-]);
+export const ROLE_LABEL = 'machine.openshift.io/cluster-api-machine-role';
+export const TYPE_LABEL = 'machine.openshift.io/cluster-api-machine-type';
+const ROLE_LABELS = new Set([ROLE_LABEL, TYPE_LABEL]);
 /** Facts about the instance, owned by the MAPI provider; meaningless on the CAPI side. */
 const DROPPED_LABELS = new Set([
   'machine.openshift.io/instance-type',
@@ -18,6 +17,9 @@ const RENAMED_ANNOTATIONS = new Map([
 const DROPPED_ANNOTATIONS = new Set(['machine.openshift.io/instance-state']);
 
 export const NODE_ROLE_PREFIX = 'node-role.kubernetes.io/';
+/** Lifecycle hooks are annotations of these prefixes on Cluster API Machines, named after them. */
+export const PRE_DRAIN_HOOK = 'pre-drain.delete.hook.machine.cluster.x-k8s.io/';
+export const PRE_TERMINATE_HOOK = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/';
 
 /** What one MAPI label becomes on the CAPI side: nothing, or one label. */
 export function convertLabel(key: string, value: string): [string, string] | undefined {

@@ -1,0 +1,201 @@
+// CAPI MachineSet + infrastructure machine template → the MAPI MachineSet's spec, when Cluster API
+// is authoritative. Pure. The platform converter turns the template back into a providerSpec;
+// this module does everything that is the same on every platform. What Cluster API cannot
+// express is kept from the current MAPI MachineSet, so that a round trip loses nothing.
+import type {
+  CapiMachineSet,
+  Infrastructure,
+  MachineTemplate,
+  MapiMachineSet,
+} from '../../api/types.js';
+import { ConversionReport, isJsonObject, type JsonObject } from '../common/field-reader.js';
+import { quote, shorten } from '../common/quote.js';
+import type { Conversion, PlatformConverter } from '../types.js';
+import { readCapiMachineSet, type CapiMachineSetInput } from './capi-input.js';
+import { INFRASTRUCTURE_GROUP } from './index.js';
+import { readMachineSet } from './input.js';
+import { existingObject, objectAt, putList, putMap } from './json-edit.js';
+import { checkKeptSelector } from './kept-selector.js';
+import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from './metadata.js';
+import { annotationsToMapi, hooksToMapi, labelsToMapi } from './reverse-metadata.js';
+import { currentMapiTaints, taintsToMapi } from './taints.js';
+
+export interface ReverseInput {
+  /** The authoritative CAPI MachineSet (read as any JSON). */
+  capi: CapiMachineSet;
+  /** The template its infrastructureRef names; undefined when it was not found. */
+  template: MachineTemplate | undefined;
+  /** The MAPI MachineSet as it is now (the mirror). */
+  mapi: MapiMachineSet;
+  infrastructure: Infrastructure;
+  converter: PlatformConverter;
+}
+
+const REF_PATH = 'spec.template.spec.infrastructureRef';
+
+/**
+ * The full MAPI MachineSet spec that mirrors `capi`, or every field error found, each on a field
+ * of the CAPI MachineSet or of its template (`<Kind> <name> spec.template.spec…`). Never throws.
+ */
+export function convertMachineSetToMapi(
+  input: ReverseInput,
+): Conversion<{ spec: Record<string, unknown> }> {
+  const { infrastructure } = input;
+  const report = new ConversionReport();
+  const capi = readCapiMachineSet(
+    input.capi,
+    infrastructure.status?.infrastructureName ?? '',
+    report,
+  );
+  // The current MAPI MachineSet is only a guide: its own problems are not this conversion's.
+  const current = readMachineSet(input.mapi, new ConversionReport());
+  const spec = currentSpec(input.mapi);
+
+  const labels = labelsToMapi(capi.templateLabels, {
+    machine: current.templateLabels,
+    node: current.nodeLabels,
+  });
+  const isHook = (key: string) =>
+    key.startsWith(PRE_DRAIN_HOOK) || key.startsWith(PRE_TERMINATE_HOOK);
+  const annotations = annotationsToMapi(
+    capi.templateAnnotations.filter((entry) => !isHook(entry.key)),
+    { machine: current.templateAnnotations, node: current.nodeAnnotations },
+  );
+  const preDrain = hooksToMapi(
+    capi.templateAnnotations,
+    PRE_DRAIN_HOOK,
+    current.preDrainHooks,
+    report,
+  );
+  const preTerminate = hooksToMapi(
+    capi.templateAnnotations,
+    PRE_TERMINATE_HOOK,
+    current.preTerminateHooks,
+    report,
+  );
+  const machineSpec = existingObject(existingObject(spec, 'template') ?? {}, 'spec') ?? {};
+  const taints = taintsToMapi(capi.taints, currentMapiTaints(machineSpec.taints), report);
+  checkKeptSelector(current.selector, labels.machine, report);
+  const controlPlane = isControlPlane(Object.fromEntries(labels.machine));
+  const providerSpec = convertTemplate(
+    input,
+    capi,
+    current.providerSpec.value,
+    controlPlane,
+    report,
+  );
+  if (report.errors.length > 0 || !providerSpec?.ok) {
+    return { ok: false, errors: report.errors };
+  }
+
+  spec.replicas = capi.replicas ?? 1;
+  putNumber(spec, 'minReadySeconds', capi.minReadySeconds ?? 0);
+  const order = capi.deletionOrder ?? 'Random';
+  if (order !== 'Random' || (current.deletePolicy ?? 'Random') !== 'Random') {
+    spec.deletePolicy = order;
+  }
+  putMap(spec, ['template', 'metadata', 'labels'], labels.machine);
+  putMap(spec, ['template', 'metadata', 'annotations'], annotations.machine);
+  putMap(spec, ['template', 'spec', 'metadata', 'labels'], labels.node);
+  putMap(spec, ['template', 'spec', 'metadata', 'annotations'], annotations.node);
+  putList(spec, ['template', 'spec', 'lifecycleHooks', 'preDrain'], preDrain);
+  putList(spec, ['template', 'spec', 'lifecycleHooks', 'preTerminate'], preTerminate);
+  putList(spec, ['template', 'spec', 'taints'], taints);
+  const template = objectAt(objectAt(spec, 'template'), 'spec');
+  objectAt(template, 'providerSpec').value = providerSpec.value;
+  // The machines this MachineSet creates belong to Cluster API, which is authoritative.
+  template.authoritativeAPI = 'ClusterAPI';
+  return {
+    ok: true,
+    value: { spec },
+    warnings: [...report.warnings, ...providerSpec.warnings],
+  };
+}
+
+/** A copy of the current MAPI spec, which the conversion overwrites field by field. */
+function currentSpec(mapi: unknown): JsonObject {
+  const spec = isJsonObject(mapi) ? mapi.spec : undefined;
+  return isJsonObject(spec) ? structuredClone<JsonObject>(spec) : {};
+}
+
+/** MAPI's int32 fields with `omitempty`: 0 and absent mean the same, and absent stays absent. */
+function putNumber(spec: JsonObject, key: string, value: number): void {
+  if (value === 0 && (spec[key] === undefined || spec[key] === null)) return;
+  spec[key] = value;
+}
+
+/** The providerSpec from the template, or undefined after reporting why there is none. */
+function convertTemplate(
+  input: ReverseInput,
+  capi: CapiMachineSetInput,
+  current: unknown,
+  controlPlane: boolean,
+  report: ConversionReport,
+) {
+  const { converter, template, infrastructure } = input;
+  const expected = converter.template.kind;
+  const { apiGroup, kind, name } = capi.infrastructureRef;
+  if (apiGroup !== undefined && apiGroup !== INFRASTRUCTURE_GROUP) {
+    report.error(
+      `${REF_PATH}.apiGroup`,
+      `is ${quote(apiGroup)}, but machine templates are in ${INFRASTRUCTURE_GROUP}; point the ` +
+        `MachineSet at ${withArticle(expected)}.`,
+    );
+    return undefined;
+  }
+  if (kind !== expected) {
+    report.error(
+      `${REF_PATH}.kind`,
+      `${kind === undefined ? 'is required' : `is ${shorten(kind)}`}, but this cluster runs on ` +
+        `${converter.platform}, whose Machine API machines can only be described by ` +
+        `${withArticle(expected)}; point the MachineSet at one.`,
+    );
+    return undefined;
+  }
+  if (name === undefined) return undefined;
+  if (template === undefined) {
+    report.error(
+      `${REF_PATH}.name`,
+      `names the ${expected} ${quote(name)}, which does not exist in the MachineSet's ` +
+        `namespace; create it or point the MachineSet at an existing ${expected}.`,
+    );
+    return undefined;
+  }
+  const templateKind: unknown = isJsonObject(template) ? template.kind : undefined;
+  if (templateKind !== expected) {
+    report.error(
+      `${REF_PATH}.name`,
+      `names ${quote(name)}, which is ${typeof templateKind === 'string' ? `a ${shorten(templateKind)}` : 'not a machine template'}, ` +
+        `not ${withArticle(expected)}; point the MachineSet at ${withArticle(expected)}.`,
+    );
+    return undefined;
+  }
+  const path = `${expected} ${shorten(name)} spec.template.spec`;
+  if (!converter.toMapi) {
+    report.error(
+      path,
+      `cannot be converted to a Machine API providerSpec: this version converts ` +
+        `${converter.platform} machine templates only from Machine API to Cluster API; keep ` +
+        `Machine API authoritative for this MachineSet until it can.`,
+    );
+    return undefined;
+  }
+  const spec: unknown =
+    isJsonObject(template.spec) && isJsonObject(template.spec.template)
+      ? template.spec.template.spec
+      : undefined;
+  const result = converter.toMapi(spec, {
+    infrastructure,
+    path,
+    ...(capi.failureDomain !== undefined ? { failureDomain: capi.failureDomain } : {}),
+    ...(capi.dataSecretName !== undefined ? { userDataSecretName: capi.dataSecretName } : {}),
+    current,
+    controlPlane,
+  });
+  if (!result.ok) report.errors.push(...result.errors);
+  return result;
+}
+
+function withArticle(word: string): string {
+  return `${/^[AEIOU]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
