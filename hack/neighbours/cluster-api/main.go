@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/cluster-api/api/core/v1beta2/index"
 	"sigs.k8s.io/cluster-api/controllers"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
+	"sigs.k8s.io/cluster-api/feature"
 	"sigs.k8s.io/cluster-api/webhooks"
 
 	"mapi-capi-sync/hack/neighbours/serving"
@@ -43,8 +44,14 @@ func main() {
 	manifests := flag.String("webhook-manifests", "", "the module's config/webhook/manifests.yaml")
 	prefix := flag.String("webhook-configuration-prefix", "cluster-api", "name prefix of the registered webhook configurations")
 	probeAddr := flag.String("health-probe-bind-address", "127.0.0.1:0", "/healthz and /readyz")
+	// Machine taints (spec.template.spec.taints) are accepted by the webhooks only with this gate.
+	gates := flag.String("feature-gates", "MachineTaintPropagation=true", "Cluster API feature gates, as its manager takes them")
 	klog.InitFlags(nil)
 	flag.Parse()
+	if err := feature.MutableGates.Set(*gates); err != nil {
+		klog.ErrorS(err, "invalid --feature-gates")
+		os.Exit(2)
+	}
 	ctrl.SetLogger(klog.Background())
 	if err := run(*webhookPort, *certDir, *manifests, *prefix, *probeAddr); err != nil {
 		klog.ErrorS(err, "cluster-api manager failed")
