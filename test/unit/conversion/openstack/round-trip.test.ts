@@ -25,16 +25,14 @@ function forward(spec: unknown) {
 }
 
 function back(templateSpec: unknown, extra: Partial<ReverseContext> = {}) {
-  const toMapi = openstackConverter.toMapi;
-  if (toMapi === undefined) throw new Error('the OpenStack converter has no way back');
-  return expectOk(
-    toMapi(templateSpec, {
-      infrastructure: infrastructure(),
-      path: TEMPLATE_PATH,
-      controlPlane: false,
-      ...extra,
-    }),
-  ).value;
+  const result = openstackConverter.toMapi?.(templateSpec, {
+    infrastructure: infrastructure(),
+    path: TEMPLATE_PATH,
+    controlPlane: false,
+    ...extra,
+  });
+  if (result === undefined) throw new Error('the OpenStack converter has no way back');
+  return expectOk(result).value;
 }
 
 function mapiToMapi(spec: Record<string, unknown>, current: unknown) {
