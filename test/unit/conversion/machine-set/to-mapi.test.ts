@@ -1,20 +1,23 @@
 // CAPI → MAPI at the MachineSet level: every mapping, every kept field and every error.
 import { expect } from 'chai';
-import type { CapiMachineSet, MapiMachineSet } from '../../../../src/api/types.js';
 import type { Conversion } from '../../../../src/conversion/types.js';
-import {
-  applyPatch,
-  expectErrors,
-  expectFieldErrors,
-  expectOk,
-} from '../../../support/conversion.js';
+import { applyPatch, expectOk } from '../../../support/conversion.js';
 import { fakeConverter, mapiMachineSet, toCapi, toMapi } from './reverse-support.js';
 
-type Spec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Spec = Record<string, unknown>;
+
+/** The value at a dotted path, e.g. `template.spec.taints`; undefined where there is none. */
+function at(value: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    return (node as Record<string, unknown>)[key];
+  }, value);
+}
 
 const NODE_ROLE = 'node-role.kubernetes.io/';
 const ROLE = 'machine.openshift.io/cluster-api-machine-role';
 const TYPE = 'machine.openshift.io/cluster-api-machine-type';
+const WORKER = { [ROLE]: 'worker', [TYPE]: 'worker' };
 const TEMPLATE_LABELS = '/spec/template/metadata/labels';
 const TEMPLATE_ANNOTATIONS = '/spec/template/metadata/annotations';
 const MACHINE_SPEC = '/spec/template/spec';
@@ -33,15 +36,15 @@ function reverse(
 }
 
 function reversedSpec(capiPatch: object[], mapiPatch: object[] = []): Spec {
-  return expectOk(reverse(capiPatch, mapiPatch)).value.spec as Spec;
+  return expectOk(reverse(capiPatch, mapiPatch)).value.spec;
 }
 
 describe('convertMachineSetToMapi', () => {
   it('gives back the MachineSet it mirrors, its machines now created by Cluster API', () => {
     const mapi = mapiMachineSet();
     const { value, warnings } = expectOk(reverse([]));
-    const expected = structuredClone(mapi.spec) as Spec;
-    expected.template.spec.authoritativeAPI = 'ClusterAPI';
+    const expected = structuredClone(mapi.spec);
+    expected.template!.spec!.authoritativeAPI = 'ClusterAPI';
     expect(value.spec).to.deep.equal(expected);
     expect(warnings).to.deep.equal(['the fake converter warns']);
   });
@@ -109,8 +112,8 @@ describe('convertMachineSetToMapi', () => {
         { op: 'replace', path: `${MACHINE_SPEC}/failureDomain`, value: 'us-east-1c' },
         { op: 'replace', path: `${MACHINE_SPEC}/bootstrap/dataSecretName`, value: 'other-data' },
       ]);
-      const spec = expectOk(toMapi({ capi, mapi, template, converter })).value.spec as Spec;
-      expect(spec.template.spec.providerSpec.value).to.deep.equal({
+      const spec = expectOk(toMapi({ capi, mapi, template, converter })).value.spec;
+      expect(at(spec, 'template.spec.providerSpec.value')).to.deep.equal({
         apiVersion: 'machine.openshift.io/v1beta1',
         kind: 'AWSMachineProviderConfig',
         instanceType: 'm6i.xlarge',
@@ -135,8 +138,11 @@ describe('convertMachineSetToMapi', () => {
         { op: 'remove', path: `${TEMPLATE_LABELS}/${pointer(`${NODE_ROLE}worker`)}` },
         { op: 'add', path: `${TEMPLATE_LABELS}/${pointer(`${NODE_ROLE}master`)}`, value: '' },
       ]);
-      const spec = expectOk(toMapi({ capi, mapi, template, converter })).value.spec as Spec;
-      expect(spec.template.metadata.labels).to.include({ [ROLE]: 'master', [TYPE]: 'master' });
+      const spec = expectOk(toMapi({ capi, mapi, template, converter })).value.spec;
+      expect(at(spec, 'template.metadata.labels')).to.include({
+        [ROLE]: 'master',
+        [TYPE]: 'master',
+      });
       expect(contexts[0]?.controlPlane).to.equal(true);
     });
   });
@@ -155,9 +161,9 @@ describe('convertMachineSetToMapi', () => {
       const spec = reversedSpec(capiPatch, mapiPatch);
       expect(spec.selector).to.deep.equal(mapiMachineSet().spec.selector);
       expect(spec.authoritativeAPI).to.equal('ClusterAPI');
-      expect(spec.template.metadata.namespace).to.equal('x');
-      expect(spec.template.spec.metadata.generateName).to.equal('node-');
-      expect(spec.template.spec.authoritativeAPI).to.equal('ClusterAPI');
+      expect(at(spec, 'template.metadata.namespace')).to.equal('x');
+      expect(at(spec, 'template.spec.metadata.generateName')).to.equal('node-');
+      expect(at(spec, 'template.spec.authoritativeAPI')).to.equal('ClusterAPI');
     });
 
     it('labels and annotations the conversion to Cluster API drops', () => {
@@ -174,10 +180,288 @@ describe('convertMachineSetToMapi', () => {
         },
       ];
       const spec = reversedSpec([], mapiPatch);
-      expect(spec.template.metadata.labels).to.include({ 'machine.openshift.io/zone': 'a' });
-      expect(spec.template.metadata.annotations).to.deep.equal({
+      expect(at(spec, 'template.metadata.labels')).to.include({ 'machine.openshift.io/zone': 'a' });
+      expect(at(spec, 'template.metadata.annotations')).to.deep.equal({
         'machine.openshift.io/instance-state': 'running',
       });
+    });
+  });
+  describe('splits Cluster API labels into machine and node labels', () => {
+    const label = (key: string, value: string) => ({
+      op: 'add',
+      path: `${TEMPLATE_LABELS}/${pointer(key)}`,
+      value,
+    });
+    const nodeLabels = (labels: Record<string, string>) => ({
+      op: 'replace',
+      path: `${MACHINE_SPEC}/metadata`,
+      value: { labels },
+    });
+    const cases: [string, object[], object[], Record<string, string>, Record<string, string>][] = [
+      [
+        'a new label: on the machines',
+        [label('tier', 'gold')],
+        [],
+        { ...WORKER, tier: 'gold' },
+        {},
+      ],
+      [
+        'a label the MAPI MachineSet has on its nodes stays there',
+        [label('tier', 'silver')],
+        [nodeLabels({ tier: 'gold' })],
+        WORKER,
+        { tier: 'silver' },
+      ],
+      [
+        'a label the MAPI MachineSet has on both stays on both',
+        [label('tier', 'silver')],
+        [nodeLabels({ tier: 'gold' }), label('tier', 'gold')],
+        { ...WORKER, tier: 'silver' },
+        { tier: 'silver' },
+      ],
+      [
+        'a new node-role label: role and type labels',
+        [
+          { op: 'remove', path: `${TEMPLATE_LABELS}/${pointer(`${NODE_ROLE}worker`)}` },
+          label(`${NODE_ROLE}infra`, ''),
+        ],
+        [],
+        { [ROLE]: 'infra', [TYPE]: 'infra' },
+        {},
+      ],
+      [
+        'a second node-role label, the role being taken: a node label',
+        [label(`${NODE_ROLE}infra`, '')],
+        [],
+        WORKER,
+        { [`${NODE_ROLE}infra`]: '' },
+      ],
+      [
+        'a node-role label the MAPI role label alone gives: the role label alone',
+        [],
+        [{ op: 'remove', path: `${TEMPLATE_LABELS}/${pointer(TYPE)}` }],
+        { [ROLE]: 'worker' },
+        {},
+      ],
+      [
+        'a node-role label also among the node labels: both',
+        [],
+        [nodeLabels({ [`${NODE_ROLE}worker`]: '' })],
+        WORKER,
+        { [`${NODE_ROLE}worker`]: '' },
+      ],
+      [
+        'a node-role label with a value: a node label',
+        [label(`${NODE_ROLE}gpu`, 'yes')],
+        [],
+        WORKER,
+        { [`${NODE_ROLE}gpu`]: 'yes' },
+      ],
+      [
+        'labels of the domains Cluster API puts on nodes: node labels',
+        [
+          label('node-restriction.kubernetes.io/pool', 'a'),
+          label('team.node-restriction.kubernetes.io/x', 'b'),
+          label('node.cluster.x-k8s.io/pool', 'c'),
+          label('gpu.node.cluster.x-k8s.io/model', 'd'),
+        ],
+        [],
+        WORKER,
+        {
+          'node-restriction.kubernetes.io/pool': 'a',
+          'team.node-restriction.kubernetes.io/x': 'b',
+          'node.cluster.x-k8s.io/pool': 'c',
+          'gpu.node.cluster.x-k8s.io/model': 'd',
+        },
+      ],
+      [
+        "Cluster API's own labels: dropped",
+        [
+          label('cluster.x-k8s.io/deployment-name', 'web'),
+          label('machine-template-hash.cluster.x-k8s.io/x', '1'),
+        ],
+        [],
+        WORKER,
+        {},
+      ],
+      [
+        'a Cluster API label the MAPI MachineSet itself has: kept',
+        [],
+        [label('cluster.x-k8s.io/cluster-name', 'demo-abc12')],
+        { ...WORKER, 'cluster.x-k8s.io/cluster-name': 'demo-abc12' },
+        {},
+      ],
+    ];
+    const base = {
+      'machine.openshift.io/cluster-api-cluster': 'demo-abc12',
+      'machine.openshift.io/cluster-api-machineset': 'worker-a',
+    };
+    for (const [name, capiPatch, mapiPatch, machine, node] of cases) {
+      it(name, () => {
+        const spec = reversedSpec(capiPatch, mapiPatch);
+        const machineLabels = at(spec, 'template.metadata.labels');
+        expect(machineLabels, 'machine labels').to.deep.equal({ ...base, ...machine });
+        expect(at(spec, 'template.spec.metadata.labels') ?? {}, 'node labels').to.deep.equal(node);
+      });
+    }
+  });
+
+  describe('splits Cluster API annotations into machine and node annotations and hooks', () => {
+    const annotations = (value: Record<string, string>) => ({
+      op: 'add',
+      path: TEMPLATE_ANNOTATIONS,
+      value,
+    });
+    const cases: [string, object[], object[], Record<string, string>, Record<string, string>][] = [
+      ['a new annotation: on the machines', [annotations({ a: '1' })], [], { a: '1' }, {}],
+      [
+        'an annotation the MAPI MachineSet has on its nodes stays there',
+        [annotations({ a: '2' })],
+        [
+          {
+            op: 'replace',
+            path: `${MACHINE_SPEC}/metadata`,
+            value: { annotations: { a: '1' } },
+          },
+        ],
+        {},
+        { a: '2' },
+      ],
+      [
+        "Cluster API's delete-machine annotation: Machine API's",
+        [annotations({ 'cluster.x-k8s.io/delete-machine': 'yes' })],
+        [],
+        { 'machine.openshift.io/delete-machine': 'yes' },
+        {},
+      ],
+      [
+        'the paused annotation and other Cluster API annotations: dropped',
+        [annotations({ 'cluster.x-k8s.io/paused': 'true', 'cluster.x-k8s.io/x': 'y' })],
+        [],
+        {},
+        {},
+      ],
+      [
+        'annotations of the domain Cluster API puts on nodes: node annotations',
+        [annotations({ 'node.cluster.x-k8s.io/a': '1', 'x.node.cluster.x-k8s.io/b': '2' })],
+        [],
+        {},
+        { 'node.cluster.x-k8s.io/a': '1', 'x.node.cluster.x-k8s.io/b': '2' },
+      ],
+    ];
+    for (const [name, capiPatch, mapiPatch, machine, node] of cases) {
+      it(name, () => {
+        const spec = reversedSpec(capiPatch, mapiPatch);
+        expect(at(spec, 'template.metadata.annotations') ?? {}, 'machine').to.deep.equal(machine);
+        expect(at(spec, 'template.spec.metadata.annotations') ?? {}, 'node').to.deep.equal(node);
+      });
+    }
+
+    it('lifecycle hooks from their annotations, in the order the MAPI MachineSet has them', () => {
+      const hooks = {
+        'pre-drain.delete.hook.machine.cluster.x-k8s.io/NewHook': 'team-b',
+        'pre-drain.delete.hook.machine.cluster.x-k8s.io/Second': 'team-a',
+        'pre-drain.delete.hook.machine.cluster.x-k8s.io/First': 'team-a',
+        'pre-terminate.delete.hook.machine.cluster.x-k8s.io/Detach': 'storage',
+      };
+      const current = {
+        preDrain: [
+          { name: 'First', owner: 'team-a' },
+          { name: 'Second', owner: 'old' },
+        ],
+      };
+      const spec = reversedSpec(
+        [annotations(hooks)],
+        [{ op: 'add', path: `${MACHINE_SPEC}/lifecycleHooks`, value: current }],
+      );
+      expect(at(spec, 'template.spec.lifecycleHooks')).to.deep.equal({
+        preDrain: [
+          { name: 'First', owner: 'team-a' },
+          { name: 'Second', owner: 'team-a' },
+          { name: 'NewHook', owner: 'team-b' },
+        ],
+        preTerminate: [{ name: 'Detach', owner: 'storage' }],
+      });
+      expect(at(spec, 'template.metadata.annotations')).to.equal(undefined);
+    });
+
+    it('no lifecycle hooks left: the lists go', () => {
+      const current = { preDrain: [{ name: 'First', owner: 'team-a' }] };
+      const spec = reversedSpec(
+        [],
+        [{ op: 'add', path: `${MACHINE_SPEC}/lifecycleHooks`, value: current }],
+      );
+      expect(at(spec, 'template.spec.lifecycleHooks')).to.deep.equal({});
+    });
+  });
+
+  describe('taints', () => {
+    const taints = (value: unknown[]) => ({ op: 'add', path: `${MACHINE_SPEC}/taints`, value });
+
+    it('each Always taint, keeping the time MAPI has for the same key and effect', () => {
+      const spec = reversedSpec(
+        [
+          taints([
+            { key: 'a', value: 'x', effect: 'NoExecute', propagation: 'Always' },
+            { key: 'b', effect: 'NoSchedule', propagation: 'Always' },
+          ]),
+        ],
+        [taints([{ key: 'a', effect: 'NoExecute', timeAdded: '2024-01-01T00:00:00Z' }])],
+      );
+      expect(at(spec, 'template.spec.taints')).to.deep.equal([
+        { key: 'a', value: 'x', effect: 'NoExecute', timeAdded: '2024-01-01T00:00:00Z' },
+        { key: 'b', effect: 'NoSchedule' },
+      ]);
+    });
+
+    it('none left: the MAPI taints go', () => {
+      const spec = reversedSpec([], [taints([{ key: 'a', effect: 'NoSchedule' }])]);
+      expect(spec.template).to.not.have.nested.property('spec.taints');
+    });
+  });
+
+  describe('warns about what Machine API machines do the same without', () => {
+    const cases: [string, object[], RegExp][] = [
+      [
+        'a Kubernetes version',
+        [{ op: 'add', path: `${MACHINE_SPEC}/version`, value: 'v1.31.0' }],
+        /^spec\.template\.spec\.version "v1\.31\.0" is not converted: /,
+      ],
+      [
+        'a machine naming template',
+        [{ op: 'add', path: '/spec/machineNaming', value: { template: '{{ .random }}' } }],
+        /^spec\.machineNaming\.template "\{\{ \.random \}\}" is not converted: /,
+      ],
+    ];
+    for (const [name, capiPatch, pattern] of cases) {
+      it(name, () => {
+        const { warnings } = expectOk(reverse(capiPatch));
+        expect(warnings.filter((w) => pattern.test(w))).to.have.length(1);
+        expect(warnings).to.have.length(2); // and the converter's own
+      });
+    }
+
+    it("nothing for Cluster API's default naming, drain and deletion timeouts", () => {
+      const { warnings } = expectOk(
+        reverse([
+          {
+            op: 'add',
+            path: '/spec/machineNaming',
+            value: { template: '{{ .machineSet.name }}-{{ .random }}' },
+          },
+          {
+            op: 'add',
+            path: `${MACHINE_SPEC}/deletion`,
+            value: {
+              nodeDrainTimeoutSeconds: 0,
+              nodeVolumeDetachTimeoutSeconds: 0,
+              nodeDeletionTimeoutSeconds: 10,
+            },
+          },
+          { op: 'add', path: `${MACHINE_SPEC}/readinessGates`, value: [] },
+        ]),
+      );
+      expect(warnings).to.deep.equal(['the fake converter warns']);
     });
   });
 });
