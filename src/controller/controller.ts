@@ -145,6 +145,14 @@ export function startController(options: ControllerOptions): RunningController {
       templateInformer.on((e) => {
         const source = e.object.metadata.annotations?.[SOURCE_ANNOTATION];
         if (source) queue.add(source);
+        // Someone else's template: the authoritative CAPI MachineSets pointing at it read it.
+        const name = e.object.metadata.name;
+        for (const machineSet of capiMachineSets.list()) {
+          const ref = machineSet.spec.template?.spec?.infrastructureRef;
+          if (ref?.name === name && ref.kind === kind && machineSet.metadata.name !== source) {
+            queue.add(machineSet.metadata.name);
+          }
+        }
       });
       templateInformers.set(kind, templateInformer);
       templateInformer.start();

@@ -6,6 +6,7 @@ import { SYNCHRONIZED } from './markers.js';
 export const Reason = {
   Synchronized: 'ResourceSynchronized',
   ConversionFailed: 'FailedToConvertMAPIMachineSetToCAPI',
+  ReverseConversionFailed: 'FailedToConvertCAPIMachineSetToMAPI',
   InfraResourcesUnavailable: 'FailedToGetCAPIInfraResources',
   CreateFailed: 'FailedToCreateCAPIMachineSet',
   UpdateFailed: 'FailedToUpdateCAPIMachineSet',

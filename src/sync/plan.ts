@@ -15,7 +15,7 @@ import type {
 import { convertMachineSet } from '../conversion/machine-set/index.js';
 import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { findSynchronized, Reason, type SyncState } from './conditions.js';
+import { findSynchronized, Reason } from './conditions.js';
 import { planMapiDeletion, planMirrorDeletion, planWithoutMapi } from './deletion.js';
 import {
   AUTHORITY_ANNOTATION,
@@ -26,6 +26,7 @@ import {
   SOURCE_ANNOTATION,
 } from './markers.js';
 import { planMirrorStatus } from './mirror-status.js';
+import { planReverseSync } from './reverse.js';
 import { formatFieldErrors, reportFailure, reportState } from './report.js';
 import {
   addFinalizer,
@@ -120,7 +121,7 @@ function initialSyncUnderway(mapi: MapiMachineSet, mirror: CapiMachineSet): bool
 /**
  * ClusterAPI is authoritative and its MachineSet exists: nothing is written to
  * Cluster API. The MAPI side records which CAPI MachineSet is authoritative for
- * it; the condition says whether both sides still agree.
+ * it, then mirrors it.
  */
 function planClusterApiAuthoritative(
   o: Observed,
@@ -135,32 +136,7 @@ function planClusterApiAuthoritative(
       'recording the authoritative CAPI machine set',
     );
   }
-  const conversion =
-    o.infrastructure && o.converter
-      ? convertMachineSet({
-          mapi,
-          infrastructure: o.infrastructure,
-          converter: o.converter,
-          capiNamespace: o.capiNamespace,
-          paused: false,
-        })
-      : undefined;
-  const agree = conversion?.ok === true && isEqual(conversion.value.machineSet.spec, mirror.spec);
-  const state: SyncState = agree
-    ? {
-        status: 'True',
-        reason: Reason.Synchronized,
-        message: `Cluster API is authoritative; ${o.capiNamespace}/${mirror.metadata.name} and this MachineSet agree.`,
-      }
-    : {
-        status: 'Unknown',
-        reason: Reason.AuthorityChanged,
-        message: `Cluster API is authoritative and ${o.capiNamespace}/${mirror.metadata.name} differs from this MachineSet: changes are not synchronized from Cluster API back to Machine API, and this MachineSet is not written to Cluster API.`,
-      };
-  return (
-    reportState(mapi, o.now, state, agree ? mirror.metadata.generation : undefined) ??
-    done('Cluster API is authoritative')
-  );
+  return planReverseSync(o, mapi, mirror);
 }
 
 /**

@@ -9,6 +9,7 @@ import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import {
+  AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
   core,
@@ -174,16 +175,16 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
   ): Promise<{ c: TestController; names: string[] }> {
     const pending: Promise<void>[] = [];
     const names = TO_CLUSTER_API.map((_, k) => `${prefix}-${k}`);
-    let controller: TestController | undefined;
+    const started: { controller?: TestController } = {};
     const c = await start({
       onWrite: (w) => {
         const k = names.indexOf(w.object.metadata.name);
-        if (k >= 0 && w.note === TO_CLUSTER_API[k] && controller) {
-          pending.push(act(controller, names[k]!));
+        if (k >= 0 && w.note === TO_CLUSTER_API[k] && started.controller) {
+          pending.push(act(started.controller, names[k]!));
         }
       },
     });
-    controller = c;
+    started.controller = c;
     await Promise.all(names.map((name) => createSynchronized(c, name)));
     await Promise.all(names.map((name) => wish(c, name, 'ClusterAPI')));
     await eventually(() => expect(pending).to.have.length(names.length), WAIT);
@@ -250,15 +251,16 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       const name = `restart-${k}`;
       const namespaces = { mapi: c.mapiNamespace, capi: c.capiNamespace };
       let stopped: Promise<unknown> | undefined;
-      let first: TestController | undefined;
-      first = await startTestController({
+      const running: { first?: TestController } = {};
+      const first = await startTestController({
         namespaces,
         onWrite: (w) => {
-          if (w.object.metadata.name === name && w.note === TO_CLUSTER_API[k] && first) {
-            stopped ??= first.stop();
+          if (w.object.metadata.name === name && w.note === TO_CLUSTER_API[k] && running.first) {
+            stopped ??= running.first.stop();
           }
         },
       });
+      running.first = first;
       await createSynchronized(first, name);
       await wish(first, name, 'ClusterAPI');
       await eventually(
@@ -278,5 +280,96 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       expect(repeated, `restarted after step ${k}: ${notes.join(' | ')}`).to.deep.equal([]);
       await second.stop();
     }
+  });
+
+  it('while Cluster API is authoritative, its changes show up on MAPI; what MAPI cannot express is reported', async () => {
+    const c = await start();
+    await createSynchronized(c, 'reverse');
+    await wish(c, 'reverse', 'ClusterAPI');
+    const { capi } = await waitAuthority(c, 'reverse', 'ClusterAPI');
+
+    // A new template made on the Cluster API side, with another instance type.
+    const current = (await api().getNamespacedCustomObject({
+      ...AWS_TEMPLATES,
+      namespace: c.capiNamespace,
+      name: capi.spec.template.spec.infrastructureRef.name,
+    })) as { spec: { template: { spec: Record<string, unknown> } } };
+    await api().createNamespacedCustomObject({
+      ...AWS_TEMPLATES,
+      namespace: c.capiNamespace,
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSMachineTemplate',
+        metadata: { name: 'reverse-larger' },
+        spec: {
+          template: { spec: { ...current.spec.template.spec, instanceType: 'm6i.4xlarge' } },
+        },
+      },
+    });
+    const hook = 'pre-drain.delete.hook.machine.cluster.x-k8s.io/drain-guard';
+    await api().patchNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'reverse',
+      body: [
+        { op: 'replace', path: '/spec/replicas', value: 1 },
+        { op: 'replace', path: '/spec/deletion', value: { order: 'Oldest' } },
+        {
+          op: 'replace',
+          path: '/spec/template/spec/infrastructureRef/name',
+          value: 'reverse-larger',
+        },
+        { op: 'add', path: '/spec/template/metadata/labels/team', value: 'storage' },
+        {
+          op: 'add',
+          path: '/spec/template/metadata/annotations',
+          value: { [hook]: 'storage-operator' },
+        },
+      ],
+    });
+    await eventually(async () => {
+      const mapi = (await getMapi(c, 'reverse'))!;
+      const capiNow = (await getCapi(c, 'reverse'))!;
+      const at = JSON.stringify(mapi.spec);
+      expect(mapi.spec.replicas, at).to.equal(1);
+      expect(mapi.spec.deletePolicy, at).to.equal('Oldest');
+      const value = mapi.spec.template?.spec?.providerSpec?.value as { instanceType?: string };
+      expect(value.instanceType, at).to.equal('m6i.4xlarge');
+      expect(mapi.spec.template?.metadata?.labels, at).to.include({ team: 'storage' });
+      expect(mapi.spec.template?.spec?.lifecycleHooks?.preDrain, at).to.deep.equal([
+        { name: 'drain-guard', owner: 'storage-operator' },
+      ]);
+      // Status follows Cluster API's once it describes the current generation.
+      expect(capiNow.status?.observedGeneration).to.equal(capiNow.metadata.generation);
+      expect(mapi.status?.replicas, JSON.stringify(mapi.status)).to.equal(
+        capiNow.status?.replicas ?? 0,
+      );
+      expect(mapi.status?.observedGeneration).to.equal(mapi.metadata.generation);
+      expect(condition(mapi, 'Synchronized')).to.include({ status: 'True' });
+      expect(mapi.status?.synchronizedGeneration).to.equal(capiNow.metadata.generation);
+    }, WAIT);
+
+    await api().patchNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'reverse',
+      body: [
+        { op: 'replace', path: '/spec/replicas', value: 0 },
+        {
+          op: 'add',
+          path: '/spec/template/spec/readinessGates',
+          value: [{ conditionType: 'Custom' }],
+        },
+      ],
+    });
+    await eventually(async () => {
+      const mapi = await getMapi(c, 'reverse');
+      const synchronized = condition(mapi, 'Synchronized');
+      expect(synchronized, JSON.stringify(mapi?.status)).to.include({
+        status: 'False',
+        reason: 'FailedToConvertCAPIMachineSetToMAPI',
+      });
+      expect(synchronized?.message).to.include('spec.template.spec.readinessGates');
+    }, WAIT);
   });
 });

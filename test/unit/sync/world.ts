@@ -43,6 +43,22 @@ export const fakeConverter: PlatformConverter = {
       warnings: spec.size === 'lossy' ? ['size "lossy" loses precision'] : [],
     };
   },
+  toMapi(value, context) {
+    const spec = value as { size?: unknown };
+    if (typeof spec.size !== 'string') {
+      return { ok: false, errors: [{ path: `${context.path}.size`, message: 'is required' }] };
+    }
+    return {
+      ok: true,
+      value: {
+        kind: 'FakeProviderSpec',
+        size: spec.size,
+        ...(context.failureDomain ? { zone: context.failureDomain } : {}),
+        ...(context.userDataSecretName ? { userData: context.userDataSecretName } : {}),
+      },
+      warnings: [],
+    };
+  },
 };
 
 export const infrastructure: Infrastructure = {
