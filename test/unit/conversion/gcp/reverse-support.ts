@@ -3,6 +3,7 @@
 import type { Infrastructure } from '../../../../src/api/types.js';
 import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
 import type { Conversion, ReverseContext } from '../../../../src/conversion/types.js';
+import { expectErrors, expectFieldErrors } from '../../../support/conversion.js';
 
 export const TEMPLATE_PATH = 'spec.template.spec';
 export const CLUSTER = 'ci-ln-abc12';
@@ -94,4 +95,24 @@ export function providerSpecWith(fields: Record<string, unknown>): Record<string
   const spec: Record<string, unknown> = { ...minimalProviderSpec(), ...fields };
   for (const [key, value] of Object.entries(fields)) if (value === undefined) delete spec[key];
   return spec;
+}
+
+/** One field error case: the template, the expected [path, message pattern] pairs, the context. */
+export type ErrorCase = [
+  name: string,
+  template: unknown,
+  expected: [string, RegExp][],
+  context?: Partial<ReverseContext>,
+];
+
+/** The message of a field that the reverse conversion does not know. */
+export const UNKNOWN_FIELD = /is not a field this controller knows how to convert to Machine API/;
+
+/** One test per case: exactly the expected field errors. */
+export function itReportsFieldErrors(cases: readonly ErrorCase[]): void {
+  for (const [name, template, expected, context = {}] of cases) {
+    it(`reports ${name}`, () => {
+      expectFieldErrors(expectErrors(toMapi(template, context)), expected);
+    });
+  }
 }
