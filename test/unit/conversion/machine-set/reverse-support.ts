@@ -16,7 +16,7 @@ import type {
   PlatformConverter,
   ReverseContext,
 } from '../../../../src/conversion/types.js';
-import { expectOk } from '../../../support/conversion.js';
+import { applyPatch, expectOk } from '../../../support/conversion.js';
 import { workerMachineSet } from '../../../support/fixtures/machine-set.js';
 
 export const CLUSTER = 'demo-abc12';
@@ -130,4 +130,34 @@ export function toMapi(
     converter,
     ...overrides,
   });
+}
+
+/** The value at a dotted path, e.g. `template.spec.taints`; undefined where there is none. */
+export function at(value: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    return (node as Record<string, unknown>)[key];
+  }, value);
+}
+
+/** A label or annotation key as one step of a JSON pointer. */
+export const pointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** The fixture's CAPI mirror with `capiPatch`, converted back over the fixture with `mapiPatch`. */
+export function reverse(
+  capiPatch: object[],
+  mapiPatch: object[] = [],
+): Conversion<{ spec: Record<string, unknown> }> {
+  const { machineSet } = toCapi(mapiMachineSet());
+  return toMapi({
+    capi: applyPatch(machineSet, capiPatch),
+    mapi: applyPatch(mapiMachineSet(), mapiPatch),
+  });
+}
+
+export function reversedSpec(
+  capiPatch: object[],
+  mapiPatch: object[] = [],
+): Record<string, unknown> {
+  return expectOk(reverse(capiPatch, mapiPatch)).value.spec;
 }
