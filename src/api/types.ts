@@ -156,7 +156,11 @@ export interface Infrastructure extends KubeObject {
     platform?: string;
     platformStatus?: {
       type?: PlatformType;
-      aws?: { region?: string; resourceTags?: { key: string; value: string }[] };
+      aws?: {
+        region?: string;
+        resourceTags?: { key: string; value: string }[];
+        ipFamily?: 'IPv4' | 'DualStackIPv4Primary' | 'DualStackIPv6Primary' | (string & {});
+      };
       gcp?: { projectID?: string; region?: string };
       azure?: { resourceGroupName?: string; networkResourceGroupName?: string; cloudName?: string };
       openstack?: Record<string, unknown>;

@@ -37,9 +37,8 @@ export function readIpFamily(
   infrastructure: Infrastructure,
   report: ConversionReport,
 ): IpFamily | undefined {
-  // The API type in this program predates the field; read it as the API server sends it.
-  const aws = infrastructure.status?.platformStatus?.aws as Record<string, unknown> | undefined;
-  const value = aws?.ipFamily;
+  // Typed, but read as the API server may send it: anything at all.
+  const value: unknown = infrastructure.status?.platformStatus?.aws?.ipFamily;
   if (value === undefined || value === null || value === '') return 'IPv4';
   if (typeof value === 'string' && (IP_FAMILIES as readonly string[]).includes(value)) {
     return value as IpFamily;

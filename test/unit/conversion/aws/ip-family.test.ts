@@ -20,7 +20,11 @@ function infrastructure(ipFamily: unknown): Infrastructure {
       infrastructureName: 'ci-ln-abc12',
       platformStatus: {
         type: 'AWS',
-        aws: { region: 'us-east-1', ...(ipFamily === undefined ? {} : { ipFamily }) },
+        // Any JSON, as an API server might send it.
+        aws: {
+          region: 'us-east-1',
+          ...(ipFamily === undefined ? {} : { ipFamily: ipFamily as string }),
+        },
       },
     },
   };
