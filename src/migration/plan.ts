@@ -8,7 +8,7 @@ import type { CapiMachineSet, MapiMachineSet } from '../api/types.js';
 import { findSynchronized } from '../sync/conditions.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION, PAUSED_VALUE } from '../sync/markers.js';
 import type { Observed } from '../sync/plan.js';
-import { annotate, isDeleting, isPaused, patchSpec, type Step } from '../sync/steps.js';
+import { annotate, done, isDeleting, isPaused, patchSpec, type Step } from '../sync/steps.js';
 import {
   conditionWrite,
   finalStatus,
@@ -231,6 +231,9 @@ function restart(
       { [PAUSED_ANNOTATION]: PAUSED_VALUE },
       'pausing the CAPI machine set again',
     );
+  }
+  if (home === 'MachineAPI' && !isPausedBy(capi.status?.conditions, 'True')) {
+    return conditionWrite(mapi, o.now, state) ?? done('waiting for Cluster API to pause again');
   }
   if (home === 'ClusterAPI' && isPaused(capi)) {
     return annotate(

@@ -203,6 +203,27 @@ describe('migration handshake', () => {
     );
   });
 
+  it('a MachineSet changed after the CAPI side was unpaused: paused again (and reported so) before MAPI is authoritative again', () => {
+    const world = synchronizedWorld();
+    wish(world, 'ClusterAPI');
+    for (;;) {
+      const step = world.plan();
+      if (step.kind === 'done') throw new Error('never unpaused');
+      world.apply(step);
+      if (step.note === 'unpausing the CAPI machine set') break;
+    }
+    changeSize(world, 'huge');
+    world.clusterApi = false; // Cluster API has not seen the pause yet
+    world.converge();
+    expect(world.mapi?.status?.authoritativeAPI).to.equal('Migrating');
+    expect(world.mirror?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+    expect(condition(world.mapi, MIGRATION_CONDITION)?.reason).to.equal(MigrationReason.Restarting);
+    world.clusterApi = true;
+    world.othersAct();
+    world.converge(60);
+    expectClusterApiAuthoritative(world);
+  });
+
   for (const to of ['ClusterAPI', 'MachineAPI'] as const) {
     const from = to === 'ClusterAPI' ? 'MachineAPI' : 'ClusterAPI';
     const prepare = (world: World) => {
