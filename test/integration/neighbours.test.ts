@@ -86,8 +86,10 @@ async function waitMirrored(c: TestController, name: string): Promise<CapiMachin
     async () => {
       const mapi = await getMapi(c, name);
       expect(synchronized(mapi), JSON.stringify(mapi?.status)).to.include({ status: 'True' });
-      expect(mapi?.status?.synchronizedGeneration).to.equal(mapi?.metadata.generation);
       const mirror = (await getCapi(c, name))!;
+      // Synchronized at the generation of the authoritative side.
+      const authoritative = mapi?.status?.authoritativeAPI === 'ClusterAPI' ? mirror : mapi;
+      expect(mapi?.status?.synchronizedGeneration).to.equal(authoritative?.metadata.generation);
       expect(mirror.metadata.finalizers).to.include(CAPI_MACHINE_SET_FINALIZER);
       if (mirror.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined) {
         const paused = mirror.status?.conditions?.find((x) => x.type === 'Paused');

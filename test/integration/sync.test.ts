@@ -265,9 +265,12 @@ describe('sync controller (AWS)', function () {
       (await getMapi(c, 'capi-first')).metadata.annotations?.[CLUSTER_API_UID_ANNOTATION],
     ).to.equal(capiFirst?.metadata.uid);
 
-    // ClusterAPI with a mirror: a MAPI change is not written to CAPI
+    // ClusterAPI with a mirror: a MAPI change is not written to CAPI, but undone from it
     await patchMapi(c, 'capi-first', [{ op: 'replace', path: '/spec/replicas', value: 9 }]);
-    await waitCondition(c, 'capi-first', 'Unknown', 'AuthoritativeAPIChanged');
+    await eventually(async () =>
+      expect((await getMapi(c, 'capi-first')).spec.replicas).to.equal(2),
+    );
+    await waitCondition(c, 'capi-first', 'True', 'ResourceSynchronized');
     expect((await getMirror(c, 'capi-first'))?.spec.replicas).to.equal(2);
 
     // By now every key has been reconciled after its last change: Migrating wrote nothing.
