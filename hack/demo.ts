@@ -306,6 +306,162 @@ async function otherPlatforms(plane: ControlPlane): Promise<void> {
   }
 }
 
+interface HandshakeView {
+  status?: string;
+  migration?: string;
+  mapiPaused?: string;
+  capiPaused?: string;
+  annotation?: string;
+  synchronized?: string;
+}
+
+/** One line per state the handshake passes through, until `done` holds. */
+async function watchHandshake(
+  plane: ControlPlane,
+  name: string,
+  done: (view: HandshakeView) => boolean,
+): Promise<void> {
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const condition = (
+    o: { status?: { conditions?: { type: string; status?: string; reason?: string }[] } },
+    type: string,
+  ) => o.status?.conditions?.find((c) => c.type === type);
+  const row = (v: HandshakeView) =>
+    [v.status, v.migration, v.mapiPaused, v.capiPaused, v.annotation, v.synchronized]
+      .map((x, i) => String(x ?? '-').padEnd([14, 28, 11, 11, 9, 0][i] ?? 0))
+      .join(' ');
+  console.log(
+    `  ${row({ status: 'AUTHORITY', migration: 'MigrationProgressing', mapiPaused: 'MAPI-PAUSED', capiPaused: 'CAPI-PAUSED', annotation: 'ANNOT.', synchronized: 'SYNCHRONIZED' })}`,
+  );
+  let last = '';
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const mapi = (await custom.getNamespacedCustomObject({
+      ...MAPI,
+      namespace: MAPI_NAMESPACE,
+      name,
+    })) as MapiMachineSet;
+    const capi = (await custom.getNamespacedCustomObject({
+      group: 'cluster.x-k8s.io',
+      version: 'v1beta2',
+      plural: 'machinesets',
+      namespace: CAPI_NAMESPACE,
+      name,
+    })) as {
+      metadata: { annotations?: Record<string, string> };
+      status?: { conditions?: { type: string; status: string }[] };
+    };
+    const migration = condition(mapi, 'MigrationProgressing');
+    const synchronized = condition(mapi, 'Synchronized');
+    const view: HandshakeView = {
+      status: mapi.status?.authoritativeAPI,
+      migration: migration && `${migration.status} ${migration.reason ?? ''}`,
+      mapiPaused: condition(mapi, 'Paused')?.status,
+      capiPaused: condition(capi, 'Paused')?.status,
+      annotation:
+        capi.metadata.annotations?.['cluster.x-k8s.io/paused'] === undefined
+          ? 'unpaused'
+          : 'paused',
+      synchronized: synchronized && `${synchronized.status} ${synchronized.reason ?? ''}`,
+    };
+    const line = row(view);
+    if (line !== last) console.log(`  ${line}`);
+    last = line;
+    if (done(view)) return;
+    await sleep(50);
+  }
+  throw new Error(`the migration of ${name} did not finish within 60 s`);
+}
+
+/** Migrates one MachineSet to Cluster API by editing spec, scales it there, and migrates it back. */
+async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  banner(`migrating ${name} to Cluster API: the administrator edits spec.authoritativeAPI`);
+  kubectl(plane, [
+    'patch',
+    'machinesets.machine.openshift.io',
+    name,
+    '-n',
+    MAPI_NAMESPACE,
+    '--type=merge',
+    '-p',
+    '{"spec":{"authoritativeAPI":"ClusterAPI"}}',
+  ]);
+  console.log(
+    '  the handshake, as seen on both objects (MAPI-PAUSED from machine-api-operator, CAPI-PAUSED from Cluster API):',
+  );
+  await watchHandshake(
+    plane,
+    name,
+    (v) =>
+      v.status === 'ClusterAPI' &&
+      v.capiPaused === 'False' &&
+      v.synchronized?.startsWith('True') === true,
+  );
+
+  banner(`scaling ${name} on the Cluster API side, which is authoritative now`);
+  kubectl(plane, [
+    'patch',
+    'machinesets.cluster.x-k8s.io',
+    name,
+    '-n',
+    CAPI_NAMESPACE,
+    '--type=merge',
+    '-p',
+    '{"spec":{"replicas":3}}',
+  ]);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const mapi = (await custom.getNamespacedCustomObject({
+      ...MAPI,
+      namespace: MAPI_NAMESPACE,
+      name,
+    })) as MapiMachineSet;
+    if (mapi.spec.replicas === 3) break;
+    if (Date.now() > deadline) throw new Error('the replicas change did not reach Machine API');
+    await sleep(100);
+  }
+  console.log('  the MAPI MachineSet follows (it is the mirror now):');
+  kubectl(plane, [
+    'get',
+    'machinesets.machine.openshift.io',
+    name,
+    '-n',
+    MAPI_NAMESPACE,
+    '-o',
+    `custom-columns=${SYNC_COLUMNS}`,
+  ]);
+
+  banner(`migrating ${name} back to Machine API`);
+  kubectl(plane, [
+    'patch',
+    'machinesets.machine.openshift.io',
+    name,
+    '-n',
+    MAPI_NAMESPACE,
+    '--type=merge',
+    '-p',
+    '{"spec":{"authoritativeAPI":"MachineAPI"}}',
+  ]);
+  await watchHandshake(
+    plane,
+    name,
+    (v) =>
+      v.status === 'MachineAPI' &&
+      v.mapiPaused === 'False' &&
+      v.synchronized?.startsWith('True') === true,
+  );
+  kubectl(plane, [
+    'get',
+    'machinesets.machine.openshift.io',
+    name,
+    '-n',
+    MAPI_NAMESPACE,
+    '-o',
+    'jsonpath={.status.conditions[?(@.type=="MigrationProgressing")].message}{"\\n"}',
+  ]);
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));
 let plane: ControlPlane | undefined;
 let controller: ChildProcess | undefined;
@@ -359,6 +515,10 @@ try {
   await settled(plane, 'm6i.2xlarge');
   showState(plane);
   console.log('\n  the old template of that MachineSet is gone; a new one points at m6i.2xlarge');
+
+  await migrationTour(plane, MACHINE_SETS[1] ?? '');
+  await settled(plane);
+  showState(plane);
 
   const deleted = MACHINE_SETS[MACHINE_SETS.length - 1] ?? '';
   banner(
