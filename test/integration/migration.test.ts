@@ -3,11 +3,12 @@
 // directions, the gate, and a cancellation, a deletion of either side and a
 // controller restart after every step of it.
 import { expect } from 'chai';
-import type { CapiMachineSet, MapiCondition, MapiMachineSet } from '../../src/api/types.js';
+import type { MapiCondition } from '../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../src/migration/status.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { getCapi, getMapi } from '../support/machine-sets.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
@@ -33,23 +34,6 @@ const TO_CLUSTER_API = [
   'unpausing the CAPI machine set',
   'leaving Migrating: ClusterAPI is authoritative',
 ];
-
-const notFound = (err: unknown) => {
-  if ((err as { code?: number }).code === 404) return undefined;
-  throw err as Error;
-};
-
-async function getMapi(c: TestController, name: string): Promise<MapiMachineSet | undefined> {
-  return api()
-    .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
-    .then((o) => o as MapiMachineSet, notFound);
-}
-
-async function getCapi(c: TestController, name: string): Promise<CapiMachineSet | undefined> {
-  return api()
-    .getNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
-    .then((o) => o as CapiMachineSet, notFound);
-}
 
 function condition(
   object: { status?: { conditions?: MapiCondition[] } } | undefined,

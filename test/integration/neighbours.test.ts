@@ -10,6 +10,7 @@ import {
 } from '../../src/sync/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { getCapi, getMapi } from '../support/machine-sets.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
@@ -33,23 +34,6 @@ async function startWithClusterApi(): Promise<TestController> {
   // Without it Cluster API does not act on the mirrors.
   await createCapiCluster(c.capiNamespace);
   return c;
-}
-
-const notFound = (err: unknown) => {
-  if ((err as { code?: number }).code === 404) return undefined;
-  throw err as Error;
-};
-
-async function getMapi(c: TestController, name: string): Promise<MapiMachineSet | undefined> {
-  return api()
-    .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
-    .then((o) => o as MapiMachineSet, notFound);
-}
-
-async function getCapi(c: TestController, name: string): Promise<CapiMachineSet | undefined> {
-  return api()
-    .getNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
-    .then((o) => o as CapiMachineSet, notFound);
 }
 
 async function templates(c: TestController): Promise<KubeObject[]> {
