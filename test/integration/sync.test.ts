@@ -207,6 +207,20 @@ describe('sync controller (AWS)', function () {
     });
   });
 
+  it('mirrors node taints as Cluster API machine taints (propagation Always), accepted by its webhook', async () => {
+    const c = await startTestController();
+    const body = awsMachineSet('tainted', c.mapiNamespace);
+    body.spec.template!.spec!.taints = [{ key: 'dedicated', value: 'infra', effect: 'NoSchedule' }];
+    await createMapi(c, body);
+    await waitSynchronized(c, 'tainted');
+    const mirror = (await getMirror(c, 'tainted')) as CapiMachineSet & {
+      spec: { template: { spec: { taints?: unknown[] } } };
+    };
+    expect(mirror.spec.template.spec.taints).to.deep.equal([
+      { key: 'dedicated', value: 'infra', effect: 'NoSchedule', propagation: 'Always' },
+    ]);
+  });
+
   it('makes zero writes when nothing changed', async () => {
     const c = await startTestController();
     const names = ['noop-a', 'noop-b', 'noop-c'];
