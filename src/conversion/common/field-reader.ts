@@ -224,11 +224,16 @@ export class ObjectReader {
     );
   }
 
-  /** Reports every field that was never read as unknown, when converting to Machine API. */
-  finishToMachineApi(): void {
+  /**
+   * Reports every field that was never read as unknown, when converting to Machine API. With
+   * `orKeepOnClusterApi`, the message also offers to leave the MachineSet on Cluster API, for
+   * fields of a template that Cluster API does use.
+   */
+  finishToMachineApi({ orKeepOnClusterApi = false } = {}): void {
+    const otherwise = orKeepOnClusterApi ? ', or keep the MachineSet on Cluster API' : '';
     this.reportUnread(
       `is not a field this controller knows how to convert to Machine API, so it refuses ` +
-        `rather than drop it; remove the field or correct its spelling.`,
+        `rather than drop it; remove the field or correct its spelling${otherwise}.`,
     );
   }
 

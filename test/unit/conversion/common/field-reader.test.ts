@@ -24,6 +24,21 @@ describe('ObjectReader: unread fields', () => {
     expect(errors[0]!.message).to.match(/^is not a field .* convert to Machine API, .*\.$/);
   });
 
+  it('finishToMachineApi can offer to keep the MachineSet on Cluster API', () => {
+    const errors = readOnly(['a', 'c'], (r) => r.finishToMachineApi({ orKeepOnClusterApi: true }));
+    expect(errors).to.deep.equal([
+      {
+        path: 'spec.b',
+        message:
+          'is not a field this controller knows how to convert to Machine API, so it refuses ' +
+          'rather than drop it; remove the field or correct its spelling, or keep the MachineSet ' +
+          'on Cluster API.',
+      },
+    ]);
+    const plain = readOnly(['a', 'c'], (r) => r.finishToMachineApi());
+    expect(plain[0]!.message).to.match(/correct its spelling\.$/);
+  });
+
   it('reportUnread uses the message given, and says nothing when all was read', () => {
     expect(readOnly(['b'], (r) => r.reportUnread('is odd.'))).to.deep.equal([
       { path: 'spec.a', message: 'is odd.' },
