@@ -10,22 +10,6 @@ import { quote } from '../common/quote.js';
 export const KEEP_ON_CLUSTER_API =
   'remove it from the template or keep the MachineSet on Cluster API';
 
-const UNKNOWN_FIELD =
-  'is not a field this controller knows how to convert to Machine API, so it refuses rather ' +
-  `than drop it; ${KEEP_ON_CLUSTER_API}.`;
-
-/** Reports every field of `reader` nobody read, worded for the way back to Machine API. */
-export function finishReverse(reader: ObjectReader): void {
-  const errors = reader.report.errors;
-  const before = errors.length;
-  reader.finish();
-  // finish() words its errors for the way to Cluster API; every error it added is an unknown field.
-  for (let index = before; index < errors.length; index++) {
-    const error = errors[index];
-    if (error !== undefined) errors[index] = { path: error.path, message: UNKNOWN_FIELD };
-  }
-}
-
 /** Reports each of `keys` that is set as a field Machine API has no equivalent for. */
 export function rejectFields(reader: ObjectReader, keys: readonly string[], why = ''): void {
   for (const key of keys) {
@@ -105,9 +89,9 @@ export function readReference(reader: ObjectReader, kind: ResourceKind): MapiRef
   let filter: JsonObject = {};
   if (filterReader !== undefined) {
     filter = kind === 'subnet' ? readSubnetFilter(filterReader) : readCommonFilter(filterReader);
-    finishReverse(filterReader);
+    filterReader.finishToMachineApi({ orKeepOnClusterApi: true });
   }
-  finishReverse(reader);
+  reader.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > errorsBefore) return undefined;
   const hasFilter = Object.keys(filter).length > 0;
   if (id !== undefined && hasFilter) {

@@ -6,12 +6,7 @@
 // a suffix of port entries. Where a port fits both, the split of the current providerSpec is
 // kept; without one, network entries come first as far as they can.
 import type { JsonObject, ObjectReader } from '../common/field-reader.js';
-import {
-  finishReverse,
-  KEEP_ON_CLUSTER_API,
-  readReference,
-  rejectFields,
-} from './reverse-filters.js';
+import { KEEP_ON_CLUSTER_API, readReference, rejectFields } from './reverse-filters.js';
 import type { MapiReference } from './reverse-filters.js';
 import { requireUuid } from './filters.js';
 
@@ -102,7 +97,7 @@ function readPort(reader: ObjectReader): ReadPort | undefined {
   const pairs = (reader.objects('allowedAddressPairs') ?? []).flatMap((pair) => {
     const ipAddress = pair.requiredString('ipAddress', 'set the IP address (or CIDR) to allow.');
     const macAddress = pair.string('macAddress');
-    finishReverse(pair);
+    pair.finishToMachineApi({ orKeepOnClusterApi: true });
     if (ipAddress === undefined) return [];
     return [macAddress === undefined ? { ipAddress } : { ipAddress, macAddress }];
   });
@@ -125,7 +120,7 @@ function readPort(reader: ObjectReader): ReadPort | undefined {
     if (value !== undefined) portOnly[key] = value;
   }
   rejectFields(reader, ['hostID', 'propagateUplinkStatus', 'valueSpecs']);
-  finishReverse(reader);
+  reader.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > errorsBefore) return undefined;
   if (networkReader === undefined && fixedIPs.length === 0) {
     report.error(
@@ -154,7 +149,7 @@ function readFixedIp(fixedIp: ObjectReader): FixedIp | undefined {
   const subnetReader = fixedIp.object('subnet');
   const subnet = subnetReader && readReference(subnetReader, 'subnet');
   const ipAddress = fixedIp.string('ipAddress');
-  finishReverse(fixedIp);
+  fixedIp.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > errorsBefore) return undefined;
   if (subnet === undefined) {
     report.error(
@@ -179,7 +174,7 @@ function readPortSecurityGroups(reader: ObjectReader): string[] {
           `port by UUID only; set the id of the group instead, or ${KEEP_ON_CLUSTER_API}.`,
       );
     }
-    finishReverse(group);
+    group.finishToMachineApi({ orKeepOnClusterApi: true });
     if (group.report.errors.length > errorsBefore) continue;
     if (id === undefined) {
       group.report.error(group.path, 'names no security group; set its id or remove the entry.');
@@ -198,7 +193,7 @@ function readProfile(profile: ObjectReader | undefined): JsonObject | undefined 
   const trustedVF = profile.boolean('trustedVF');
   if (trustedVF !== undefined) converted.trusted = String(trustedVF);
   if (profile.boolean('ovsHWOffload') === true) converted.capabilities = '["switchdev"]';
-  finishReverse(profile);
+  profile.finishToMachineApi({ orKeepOnClusterApi: true });
   return Object.keys(converted).length > 0 ? converted : undefined;
 }
 

@@ -2,7 +2,7 @@
 // is MAPI's empty zone (the machine's zone) and `{from: Name, name}` its zone name; an absent
 // CAPO zone means "no zone at all", which MAPI cannot say, so it is an error.
 import type { JsonObject, ObjectReader } from '../common/field-reader.js';
-import { finishReverse, KEEP_ON_CLUSTER_API } from './reverse-filters.js';
+import { KEEP_ON_CLUSTER_API } from './reverse-filters.js';
 import { quote } from '../common/quote.js';
 
 const ROOT_VOLUME_NAME = 'root';
@@ -31,7 +31,7 @@ function readZone(volume: ObjectReader, key: string): ReadZone {
   }
   const from = zone.enumeration('from', ['Name', 'Machine'] as const) ?? 'Name';
   const name = zone.string('name');
-  finishReverse(zone);
+  zone.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > errorsBefore) return { ok: false };
   if (from === 'Machine') {
     if (name === undefined) return { ok: true };
@@ -78,7 +78,7 @@ export function reverseRootVolume(reader: ObjectReader): JsonObject | undefined 
   const size = readSize(reader, 'sizeGiB');
   const type = reader.string('type');
   const zone = readZone(reader, 'availabilityZone');
-  finishReverse(reader);
+  reader.finishToMachineApi({ orKeepOnClusterApi: true });
   if (reader.report.errors.length > errorsBefore || size === undefined || !zone.ok)
     return undefined;
   const rootVolume: JsonObject = { diskSize: size };
@@ -100,7 +100,7 @@ export function reverseAdditionalBlockDevices(devices: ObjectReader[]): JsonObje
       report.error(device.pathOf('storage'), 'is required; set storage.type to Volume or Local.');
     }
     const storage = storageReader && reverseStorage(storageReader);
-    finishReverse(device);
+    device.finishToMachineApi({ orKeepOnClusterApi: true });
     if (report.errors.length > errorsBefore || name === undefined || size === undefined) continue;
     if (storage === undefined) continue;
     converted.push({ name, sizeGiB: size, storage });
@@ -152,7 +152,7 @@ function reverseStorage(storage: ObjectReader): JsonObject | undefined {
     const volumeErrors = report.errors.length;
     const zone = volume === undefined ? undefined : readZone(volume, 'availabilityZone');
     const volumeType = volume?.string('type');
-    if (volume !== undefined) finishReverse(volume);
+    if (volume !== undefined) volume.finishToMachineApi({ orKeepOnClusterApi: true });
     if (volume === undefined && report.errors.length === volumeErrors) {
       report.error(
         storage.pathOf('volume'),
@@ -167,6 +167,6 @@ function reverseStorage(storage: ObjectReader): JsonObject | undefined {
     // An absent MAPI volume already means "the machine's zone, the default volume type".
     converted = Object.keys(mapiVolume).length > 0 ? { type, volume: mapiVolume } : { type };
   }
-  finishReverse(storage);
+  storage.finishToMachineApi({ orKeepOnClusterApi: true });
   return report.errors.length > errorsBefore ? undefined : converted;
 }

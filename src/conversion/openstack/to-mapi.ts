@@ -10,12 +10,7 @@ import {
   type JsonObject,
 } from '../common/field-reader.js';
 import type { Conversion, ReverseContext } from '../types.js';
-import {
-  finishReverse,
-  KEEP_ON_CLUSTER_API,
-  readMachineSecurityGroup,
-  rejectFields,
-} from './reverse-filters.js';
+import { KEEP_ON_CLUSTER_API, readMachineSecurityGroup, rejectFields } from './reverse-filters.js';
 import { reversePorts } from './reverse-ports.js';
 import { reverseAdditionalBlockDevices, reverseRootVolume } from './reverse-volumes.js';
 import { convertNetworks, userManagedLoadBalancer, virtualIps } from './ports.js';
@@ -66,7 +61,7 @@ export function openstackToMapi(
   rejectFields(spec, ['providerID']);
   rejectFields(spec, ['flavorID'], ' (Machine API takes the flavor by name)');
   rejectFields(spec, ['floatingIPPoolRef', 'schedulerHintAdditionalProperties']);
-  finishReverse(spec);
+  spec.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > 0) return { ok: false, errors: report.errors };
 
   // With a root volume the installer writes the image name to rootVolume.sourceUUID, which is
@@ -136,7 +131,7 @@ function reverseIdentity(spec: ObjectReader): { cloudName: string } | undefined 
   }
   const cloudName = identity.requiredString('cloudName', 'set the cloud entry of clouds.yaml.');
   rejectFields(identity, ['region'], ' (Machine API takes the region from clouds.yaml)');
-  finishReverse(identity);
+  identity.finishToMachineApi({ orKeepOnClusterApi: true });
   return report.errors.length > errorsBefore || cloudName === undefined ? undefined : { cloudName };
 }
 
@@ -157,9 +152,9 @@ function reverseImage(spec: ObjectReader): string | undefined {
   const name = filter?.string('name');
   if (filter !== undefined) {
     rejectFields(filter, ['tags'], byName);
-    finishReverse(filter);
+    filter.finishToMachineApi({ orKeepOnClusterApi: true });
   }
-  finishReverse(image);
+  image.finishToMachineApi({ orKeepOnClusterApi: true });
   if (name === undefined && report.errors.length === errorsBefore) {
     report.error(image.pathOf('filter'), 'has no name; set image.filter.name to the Glance image.');
   }
@@ -175,7 +170,7 @@ function reverseServerMetadata(spec: ObjectReader): Record<string, string> | und
   for (const item of items) {
     const key = item.requiredString('key', 'name the metadata key.');
     const value = item.string('value', { keepEmpty: true });
-    finishReverse(item);
+    item.finishToMachineApi({ orKeepOnClusterApi: true });
     if (key === undefined) continue;
     if (value === undefined) {
       item.report.error(item.pathOf('value'), `must be a string, but is ${describeValue(value)}.`);
@@ -204,8 +199,8 @@ function reverseServerGroup(spec: ObjectReader): JsonObject | undefined {
   const id = group.string('id');
   const filter = group.object('filter');
   const name = filter?.string('name');
-  if (filter !== undefined) finishReverse(filter);
-  finishReverse(group);
+  if (filter !== undefined) filter.finishToMachineApi({ orKeepOnClusterApi: true });
+  group.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > errorsBefore) return undefined;
   if (id !== undefined && name !== undefined) {
     report.error(group.path, 'names the server group both by id and by name; keep one of them.');

@@ -371,7 +371,12 @@ describe('openstackConverter.toMapi', () => {
         [
           'an unknown field',
           { extra: 1 },
-          [[`${PATH}.extra`, /is not a field this controller knows how to convert to Machine API/]],
+          [
+            [
+              `${PATH}.extra`,
+              /^is not a field this controller knows how to convert to Machine API, .*correct its spelling, or keep the MachineSet on Cluster API\.$/,
+            ],
+          ],
         ],
         [
           'a field of the wrong type',
