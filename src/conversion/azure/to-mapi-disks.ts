@@ -34,7 +34,7 @@ export function reverseOsDisk(spec: ObjectReader, report: TemplateReport): Rever
   const diskSizeGB = requiredInteger(disk, 'diskSizeGB', 'set the OS disk size in GB, e.g. 128');
   const managedDisk = reverseOsManagedDisk(disk, report);
   const ephemeral = reverseDiffDiskSettings(disk, report);
-  disk.finish();
+  disk.finishToMachineApi({ orKeepOnClusterApi: true });
   const osDisk: JsonObject = { osType, diskSizeGB, cachingType };
   if (managedDisk !== undefined) osDisk.managedDisk = managedDisk;
   if (ephemeral) osDisk.diskSettings = { ephemeralStorageLocation: 'Local' };
@@ -49,8 +49,8 @@ function reverseOsManagedDisk(disk: ObjectReader, report: TemplateReport): JsonO
   const profile = managed.object('securityProfile');
   const securityEncryptionType = profile?.string('securityEncryptionType');
   const profileEncryptionSet = profile && readDiskEncryptionSet(profile);
-  profile?.finish();
-  managed.finish();
+  profile?.finishToMachineApi({ orKeepOnClusterApi: true });
+  managed.finishToMachineApi({ orKeepOnClusterApi: true });
 
   const encrypted =
     diskEncryptionSet !== undefined ||
@@ -85,7 +85,7 @@ function reverseDiffDiskSettings(disk: ObjectReader, report: TemplateReport): bo
   if (settings === undefined) return false;
   const option = settings.enumeration('option', ['Local'] as const);
   const placement = settings.string('placement');
-  settings.finish();
+  settings.finishToMachineApi({ orKeepOnClusterApi: true });
   if (placement !== undefined) {
     report.error(
       settings.pathOf('placement'),
@@ -119,7 +119,7 @@ export function reverseDataDisks(
     const cachingType =
       disk.enumeration('cachingType', CACHING_TYPES) ??
       (storageAccountType === ULTRA_SSD ? 'None' : 'ReadWrite');
-    disk.finish();
+    disk.finishToMachineApi({ orKeepOnClusterApi: true });
     return {
       nameSuffix,
       diskSizeGB,
@@ -145,7 +145,7 @@ function reverseDataManagedDisk(
       'sets a security profile on a data disk (confidential disk encryption)',
     );
   }
-  managed?.finish();
+  managed?.finishToMachineApi({ orKeepOnClusterApi: true });
   if (storageAccountType === undefined) {
     if (managed?.raw('storageAccountType') === undefined) {
       report.error(
@@ -165,7 +165,7 @@ function reverseDataManagedDisk(
 function readDiskEncryptionSet(reader: ObjectReader): JsonObject | undefined {
   const set = reader.object('diskEncryptionSet');
   const id = set?.string('id');
-  set?.finish();
+  set?.finishToMachineApi({ orKeepOnClusterApi: true });
   return id === undefined ? undefined : { id };
 }
 

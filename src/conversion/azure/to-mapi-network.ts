@@ -87,7 +87,7 @@ function readInterface(spec: ObjectReader, report: TemplateReport): InterfaceFie
   const subnetName = first.string('subnetName');
   const acceleratedNetworking = first.boolean('acceleratedNetworking');
   const ipConfigs = first.integer('privateIPConfigs');
-  first.finish();
+  first.finishToMachineApi({ orKeepOnClusterApi: true });
   if (ipConfigs !== undefined && ipConfigs > 1) {
     report.error(
       first.pathOf('privateIPConfigs'),

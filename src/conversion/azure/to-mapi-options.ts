@@ -33,7 +33,7 @@ export function reverseImage(spec: ObjectReader, report: TemplateReport): JsonOb
     );
   }
   const marketplace = image.object('marketplace');
-  image.finish();
+  image.finishToMachineApi({ orKeepOnClusterApi: true });
   if (marketplace === undefined) return undefined;
   const fields: JsonObject = {};
   for (const field of MARKETPLACE_FIELDS) {
@@ -45,7 +45,7 @@ export function reverseImage(spec: ObjectReader, report: TemplateReport): JsonOb
   // Machine API sends a purchase plan exactly for MarketplaceWithPlan, as CAPZ does for
   // third-party images; false is CAPZ's CRD default.
   const thirdParty = marketplace.boolean('thirdPartyImage') ?? false;
-  marketplace.finish();
+  marketplace.finishToMachineApi({ orKeepOnClusterApi: true });
   return { ...fields, type: thirdParty ? 'MarketplaceWithPlan' : 'MarketplaceNoPlan' };
 }
 
@@ -68,8 +68,8 @@ export function reverseSecurityProfile(
   const uefi = profile.object('uefiSettings');
   const secureBoot = uefi?.boolean('secureBootEnabled');
   const vTpm = uefi?.boolean('vTpmEnabled');
-  uefi?.finish();
-  profile.finish();
+  uefi?.finishToMachineApi({ orKeepOnClusterApi: true });
+  profile.finishToMachineApi({ orKeepOnClusterApi: true });
   const uefiPath = uefi?.path ?? profile.pathOf('uefiSettings');
 
   const converted: JsonObject = {};
@@ -121,7 +121,7 @@ export function reverseSpotVMOptions(
   const evictionPolicy =
     spot.enumeration('evictionPolicy', ['Deallocate', 'Delete'] as const) ??
     (ephemeralOsDisk ? 'Delete' : 'Deallocate');
-  spot.finish();
+  spot.finishToMachineApi({ orKeepOnClusterApi: true });
   if (evictionPolicy === 'Delete' && !ephemeralOsDisk) {
     report.error(
       spot.pathOf('evictionPolicy'),
@@ -162,7 +162,7 @@ export function reverseDiagnostics(
 ): JsonObject | undefined {
   const diagnostics = spec.object('diagnostics');
   const boot = diagnostics?.object('boot');
-  diagnostics?.finish();
+  diagnostics?.finishToMachineApi({ orKeepOnClusterApi: true });
   // CAPZ's machine webhook turns Azure-managed boot diagnostics on for a machine without them.
   if (boot === undefined) return { boot: { storageAccountType: 'AzureManaged' } };
   const type = boot.enumeration('storageAccountType', [
@@ -172,8 +172,8 @@ export function reverseDiagnostics(
   ] as const);
   const userManaged = boot.object('userManaged');
   const uri = userManaged?.string('storageAccountURI');
-  userManaged?.finish();
-  boot.finish();
+  userManaged?.finishToMachineApi({ orKeepOnClusterApi: true });
+  boot.finishToMachineApi({ orKeepOnClusterApi: true });
   if (type === undefined) {
     if (boot.raw('storageAccountType') === undefined) {
       report.error(

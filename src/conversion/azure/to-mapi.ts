@@ -33,7 +33,7 @@ export function convertAzureTemplateSpec(
   const spec = ObjectReader.of(templateSpec, context.path, report);
   if (spec === undefined) return { ok: false, errors: report.errors };
   const fields = readTemplate(spec, context, report);
-  spec.finish();
+  spec.finishToMachineApi({ orKeepOnClusterApi: true });
   if (report.errors.length > 0) return { ok: false, errors: report.errors };
 
   const canonical: JsonObject = {
@@ -88,7 +88,7 @@ function readTemplate(
   const templateZone = spec.string('failureDomain');
   const additionalCapabilities = spec.object('additionalCapabilities');
   const ultraSSD = additionalCapabilities?.boolean('ultraSSDEnabled');
-  additionalCapabilities?.finish();
+  additionalCapabilities?.finishToMachineApi({ orKeepOnClusterApi: true });
   // CAPZ installs its bootstrap-status extension unless told not to; Machine API never does,
   // so either value leaves Machine API's VMs as they are.
   spec.boolean('disableVMBootstrapExtension');

@@ -514,7 +514,12 @@ describe('azureConverter.toMapi', () => {
       [
         'an unknown field',
         { bogus: 1 },
-        [[`${PATH}.bogus`, /not a field this controller knows how to convert to Machine API/]],
+        [
+          [
+            `${PATH}.bogus`,
+            /^is not a field this controller knows how to convert to Machine API, .*correct its spelling, or keep the MachineSet on Cluster API\.$/,
+          ],
+        ],
       ],
       [
         'an unknown nested field',
