@@ -4,8 +4,9 @@
 import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
 import type { PowerVsResourceType } from './resource-reference.js';
-import { REFERENCE_FIELDS, reportUnknownTemplateFields } from './template-fields.js';
 
+/** The fields of CAPIBM's IBMPowerVSResourceReference. */
+const REFERENCE_FIELDS = ['id', 'name', 'regex'] as const;
 type ReferenceField = (typeof REFERENCE_FIELDS)[number];
 type ReferenceValues = Partial<Record<ReferenceField, string>>;
 
@@ -39,7 +40,7 @@ function readReference(
     const value = reader.string(field);
     if (value !== undefined) values[field] = value;
   }
-  reportUnknownTemplateFields(reader, REFERENCE_FIELDS, report);
+  reader.finishToMachineApi({ orKeepOnClusterApi: true });
   return report.errors.length > errorsBefore ? 'invalid' : { reader, values };
 }
 

@@ -12,7 +12,6 @@ import {
   withIgnoredFieldsOf,
   workspaceToMapi,
 } from './resource-reference-to-mapi.js';
-import { reportUnknownTemplateFields, TEMPLATE_FIELDS } from './template-fields.js';
 import {
   ConversionReport,
   describeValue,
@@ -43,7 +42,7 @@ export function powerVsToMapi(
   const keyPairName = sshKeyToMapi(spec, context, report);
   const compute = computeToMapi(spec, report);
   rejectFieldsWithoutEquivalent(spec, report);
-  reportUnknownTemplateFields(spec, TEMPLATE_FIELDS, report);
+  spec.finishToMachineApi({ orKeepOnClusterApi: true });
   warnAboutFailureDomain(context, report);
   if (
     report.errors.length > 0 ||
