@@ -137,7 +137,7 @@ function additionalDiskToMapi(
   const size = diskSize(reader, 'size') ?? CAPG_DEFAULT_ADDITIONAL_DISK_SIZE_GB;
   const keyReader = reader.object('encryptionKey');
   const key = keyReader && encryptionKeyToMapi(keyReader);
-  reader.finish();
+  reader.finishToMachineApi();
   if (report.errors.length > errorsBefore) return undefined;
   const disk: MapiDisk = { autoDelete: true, boot: false, type, sizeGb: size };
   if (key === undefined) return disk;
@@ -170,7 +170,7 @@ function encryptionKeyToMapi(reader: ObjectReader): MapiEncryptionKey | undefine
   const keyType = reader.enumeration('keyType', ['Managed', 'Supplied']);
   const managedKey = reader.object('managedKey');
   const kmsKeyName = managedKey?.string('kmsKeyName');
-  managedKey?.finish();
+  managedKey?.finishToMachineApi();
   const serviceAccount = reader.string('kmsKeyServiceAccount');
   if (reader.raw('suppliedKey') !== undefined) {
     report.error(
@@ -179,7 +179,7 @@ function encryptionKeyToMapi(reader: ObjectReader): MapiEncryptionKey | undefine
         `disks only with Cloud KMS keys); use a Managed key ${KEEP_ON_CLUSTER_API}.`,
     );
   }
-  reader.finish();
+  reader.finishToMachineApi();
   if (keyType === 'Supplied') {
     report.error(
       reader.pathOf('keyType'),

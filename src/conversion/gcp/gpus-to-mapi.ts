@@ -57,7 +57,7 @@ function gpuToMapi(reader: ObjectReader, context: GpuContext): MapiGpu | undefin
   const countErrorsBefore = report.errors.length;
   const count = reader.integer('count');
   const countInvalid = report.errors.length > countErrorsBefore;
-  reader.finish();
+  reader.finishToMachineApi();
   const type = path === undefined ? undefined : acceleratorName(reader, path, context);
   if (path === undefined && !typeInvalid) {
     report.error(

@@ -107,7 +107,7 @@ function shieldedInstanceConfigToMapi(spec: ObjectReader): ShieldedInstanceConfi
   const secureBoot = reader.enumeration('secureBoot', ENABLED_DISABLED);
   const vTPM = reader.enumeration('virtualizedTrustedPlatformModule', ENABLED_DISABLED);
   const integrityMonitoring = reader.enumeration('integrityMonitoring', ENABLED_DISABLED);
-  reader.finish();
+  reader.finishToMachineApi();
   // Integrity monitoring is on unless disabled, and it measures through the virtual TPM.
   if (vTPM === 'Disabled' && integrityMonitoring !== 'Disabled') {
     spec.report.error(

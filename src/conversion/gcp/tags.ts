@@ -55,6 +55,8 @@ export function readStringMap(
 /** Where metadata items are read from, and who fills the `user-data` key on that side's target. */
 export interface MetadataItemsSource {
   field: string;
+  /** The items come from a template and go to Machine API (rather than the other way round). */
+  toMachineApi?: boolean;
   /** Completes "is user-data, which …" in the message on that key. */
   userDataMessage: string;
 }
@@ -81,7 +83,7 @@ export function convertMetadataItems(
   for (const item of items) {
     const key = item.string('key');
     const value = item.string('value', { keepEmpty: true });
-    item.finish();
+    finishItem(item, source.toMachineApi);
     if (key === undefined) {
       item.report.error(item.pathOf('key'), 'is required; give every metadata item a key.');
       continue;
@@ -105,8 +107,14 @@ export function convertMetadataItems(
   return converted.length > 0 ? converted : undefined;
 }
 
-/** `resourceManagerTags[]` → the CAPG field of the same name, checked against the CRD's rules. */
-export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerTag[] | undefined {
+/**
+ * `resourceManagerTags[]` → the CAPG field of the same name, checked against the CRD's rules;
+ * the other way round, from a template to Machine API, with `toMachineApi`.
+ */
+export function convertResourceManagerTags(
+  spec: ObjectReader,
+  { toMachineApi = false } = {},
+): ResourceManagerTag[] | undefined {
   const tags = spec.objects('resourceManagerTags');
   if (tags === undefined || tags.length === 0) return undefined;
   const converted: ResourceManagerTag[] = [];
@@ -115,7 +123,7 @@ export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerT
     const parentID = tag.string('parentID');
     const key = tag.string('key');
     const value = tag.string('value');
-    tag.finish();
+    finishItem(tag, toMachineApi);
     const problems: [field: string, message: string][] = [];
     if (parentID === undefined) {
       problems.push([
@@ -170,4 +178,10 @@ export function convertResourceManagerTags(spec: ObjectReader): ResourceManagerT
     );
   }
   return converted.length > 0 ? converted : undefined;
+}
+
+/** Reports the fields of an item nobody read, worded for the direction of the conversion. */
+function finishItem(item: ObjectReader, toMachineApi = false): void {
+  if (toMachineApi) item.finishToMachineApi();
+  else item.finish();
 }

@@ -17,7 +17,7 @@ import { PROVIDER_SPEC_API_VERSIONS, PROVIDER_SPEC_KIND } from './machine-api.js
 import { networkInterfaceToMapi } from './network-to-mapi.js';
 import { schedulingToMapi } from './scheduling-to-mapi.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
-import { rejectWithoutEquivalent, reverseErrors } from './template-errors.js';
+import { rejectWithoutEquivalent } from './template-errors.js';
 
 /** CAPG's service account when the template names none. */
 const CAPG_DEFAULT_SERVICE_ACCOUNT = {
@@ -44,12 +44,13 @@ export function gcpTemplateToMapi(
   const serviceAccount = serviceAccountToMapi(spec);
   const gcpMetadata = convertMetadataItems(spec, {
     field: 'additionalMetadata',
+    toMachineApi: true,
     userDataMessage:
       "Machine API fills with the bootstrap data from the MachineSet's data secret; put the " +
       'user data into that secret and remove this metadata item.',
   });
   const tags = spec.strings('additionalNetworkTags');
-  const resourceManagerTags = convertResourceManagerTags(spec);
+  const resourceManagerTags = convertResourceManagerTags(spec, { toMachineApi: true });
   // The CRD defaults ipForwarding to Enabled, and CAPG forwards unless it is Disabled.
   const canIPForward = spec.enumeration('ipForwarding', ['Enabled', 'Disabled']) !== 'Disabled';
   rejectWithoutEquivalent(spec, 'providerID', 'names the VM of one machine');
@@ -60,9 +61,9 @@ export function gcpTemplateToMapi(
     interruptible: scheduling.preemptible === true || scheduling.provisioningModel === 'Spot',
   });
   const networkInterface = networkInterfaceToMapi(spec, kept);
-  spec.finish();
+  spec.finishToMachineApi();
 
-  if (report.errors.length > 0) return { ok: false, errors: reverseErrors(report.errors) };
+  if (report.errors.length > 0) return { ok: false, errors: report.errors };
   const providerSpec = withoutUndefined({
     apiVersion: PROVIDER_SPEC_API_VERSIONS[0],
     kind: PROVIDER_SPEC_KIND,
@@ -148,7 +149,7 @@ function serviceAccountToMapi(spec: ObjectReader): JsonObject {
   const scopesErrorsBefore = report.errors.length;
   const scopes = reader.strings('scopes');
   const scopesInvalid = report.errors.length > scopesErrorsBefore;
-  reader.finish();
+  reader.finishToMachineApi();
   if (email === undefined && scopesErrorsBefore === errorsBefore) {
     report.error(
       reader.pathOf('email'),
