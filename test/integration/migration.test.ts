@@ -34,6 +34,18 @@ const TO_CLUSTER_API = [
   'unpausing the CAPI machine set',
   'leaving Migrating: ClusterAPI is authoritative',
 ];
+/** The same, from ClusterAPI back to MachineAPI. */
+const TO_MACHINE_API = [
+  'entering Migrating (ClusterAPI → MachineAPI)',
+  'pausing the CAPI machine set',
+  'giving the machines this MAPI machine set creates back to Machine API',
+  'leaving Migrating: MachineAPI is authoritative',
+];
+const DIRECTIONS = [
+  { from: 'MachineAPI', to: 'ClusterAPI', steps: TO_CLUSTER_API },
+  { from: 'ClusterAPI', to: 'MachineAPI', steps: TO_MACHINE_API },
+] as const;
+type Direction = (typeof DIRECTIONS)[number];
 
 function condition(
   object: { status?: { conditions?: MapiCondition[] } } | undefined,
@@ -153,43 +165,65 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
    * One MachineSet per step of the handshake; `act` runs (not awaited by the
    * controller) right after that step's write for that MachineSet.
    */
+  /** A synchronized MachineSet whose authority is `from`. */
+  async function createAt(c: TestController, name: string, from: Authority) {
+    await createSynchronized(c, name);
+    if (from === 'ClusterAPI') {
+      await wish(c, name, 'ClusterAPI');
+      await waitAuthority(c, name, 'ClusterAPI');
+    }
+  }
+
+  /**
+   * One MachineSet per step of the handshake; `act` runs (not awaited by the
+   * controller) right after that step's write for that MachineSet.
+   */
   async function atEveryStep(
     prefix: string,
+    direction: Direction,
     act: (c: TestController, name: string) => Promise<void>,
   ): Promise<{ c: TestController; names: string[] }> {
+    const { steps } = direction;
     const pending: Promise<void>[] = [];
-    const names = TO_CLUSTER_API.map((_, k) => `${prefix}-${k}`);
+    const names = steps.map((_, k) => `${prefix}-${k}`);
     const started: { controller?: TestController } = {};
     const c = await start({
       onWrite: (w) => {
         const k = names.indexOf(w.object.metadata.name);
-        if (k >= 0 && w.note === TO_CLUSTER_API[k] && started.controller) {
+        if (k >= 0 && w.note === steps[k] && started.controller) {
           pending.push(act(started.controller, names[k]!));
         }
       },
     });
     started.controller = c;
-    await Promise.all(names.map((name) => createSynchronized(c, name)));
-    await Promise.all(names.map((name) => wish(c, name, 'ClusterAPI')));
+    await Promise.all(names.map((name) => createAt(c, name, direction.from)));
+    await Promise.all(names.map((name) => wish(c, name, direction.to)));
     await eventually(() => expect(pending).to.have.length(names.length), WAIT);
     await Promise.all(pending);
     return { c, names };
   }
 
-  it('cancelled after any step, it returns to MachineAPI with the same CAPI MachineSet', async () => {
-    const uids = new Map<string, string | undefined>();
-    const { c, names } = await atEveryStep('cancel', async (c, name) => {
-      uids.set(name, (await getCapi(c, name))?.metadata.uid);
-      await wish(c, name, 'MachineAPI');
+  for (const direction of DIRECTIONS) {
+    const { from, to } = direction;
+    it(`${from} → ${to} cancelled after any step: back to ${from} with the same CAPI MachineSet`, async () => {
+      const uids = new Map<string, string | undefined>();
+      const { c, names } = await atEveryStep(
+        `cancel-${to.toLowerCase()}`,
+        direction,
+        async (c, name) => {
+          uids.set(name, (await getCapi(c, name))?.metadata.uid);
+          await wish(c, name, from);
+        },
+      );
+      for (const name of names) {
+        const { capi } = await waitAuthority(c, name, from);
+        expect(capi.metadata.uid, name).to.equal(uids.get(name));
+      }
     });
-    for (const name of names) {
-      const { capi } = await waitAuthority(c, name, 'MachineAPI');
-      expect(capi.metadata.uid, name).to.equal(uids.get(name));
-    }
-  });
+  }
 
-  it('the MAPI MachineSet deleted after any step: it goes, the CAPI MachineSet stays', async () => {
-    const { c, names } = await atEveryStep('delmapi', (c, name) =>
+  it('MachineAPI → ClusterAPI, the MAPI MachineSet deleted after any step: it goes, the CAPI MachineSet stays', async () => {
+    const { c, names } = await atEveryStep('delmapi', DIRECTIONS[0], (c, name) =>
       api()
         .deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
         .then(() => undefined),
@@ -202,8 +236,8 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     }
   });
 
-  it('the CAPI MachineSet deleted after any step: nothing is stuck, and a waiting migration says how out', async () => {
-    const { c, names } = await atEveryStep('delcapi', (c, name) =>
+  it('MachineAPI → ClusterAPI, the CAPI MachineSet deleted after any step: nothing is stuck, and a waiting migration says how out', async () => {
+    const { c, names } = await atEveryStep('delcapi', DIRECTIONS[0], (c, name) =>
       api()
         .deleteNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
         .then(() => undefined),
@@ -228,43 +262,45 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     }
   });
 
-  it('a controller restarted after any step resumes and never repeats a step', async () => {
-    const c = await start();
-    await c.stop();
-    for (let k = 0; k < TO_CLUSTER_API.length; k++) {
-      const name = `restart-${k}`;
+  for (const { from, to, steps } of DIRECTIONS) {
+    it(`${from} → ${to}: a controller restarted after any step resumes and never repeats a step`, async () => {
+      const c = await start();
+      await c.stop();
       const namespaces = { mapi: c.mapiNamespace, capi: c.capiNamespace };
-      let stopped: Promise<unknown> | undefined;
-      const running: { first?: TestController } = {};
-      const first = await startTestController({
-        namespaces,
-        onWrite: (w) => {
-          if (w.object.metadata.name === name && w.note === TO_CLUSTER_API[k] && running.first) {
-            stopped ??= running.first.stop();
-          }
-        },
-      });
-      running.first = first;
-      await createSynchronized(first, name);
-      await wish(first, name, 'ClusterAPI');
-      await eventually(
-        () => expect(stopped, `stopped after step ${k}`).not.to.equal(undefined),
-        WAIT,
-      );
-      await stopped;
-      const notes: string[] = [];
-      const second = await startTestController({
-        namespaces,
-        onWrite: (w) => {
-          if (w.object.metadata.name === name) notes.push(w.note);
-        },
-      });
-      await waitAuthority(second, name, 'ClusterAPI');
-      const repeated = TO_CLUSTER_API.slice(0, k + 1).filter((note) => notes.includes(note));
-      expect(repeated, `restarted after step ${k}: ${notes.join(' | ')}`).to.deep.equal([]);
-      await second.stop();
-    }
-  });
+      for (let k = 0; k < steps.length; k++) {
+        const name = `restart-${k}`;
+        let stopped: Promise<unknown> | undefined;
+        const running: { first?: TestController } = {};
+        const first = await startTestController({
+          namespaces,
+          onWrite: (w) => {
+            if (w.object.metadata.name === name && w.note === steps[k] && running.first) {
+              stopped ??= running.first.stop();
+            }
+          },
+        });
+        running.first = first;
+        await createAt(first, name, from);
+        await wish(first, name, to);
+        await eventually(
+          () => expect(stopped, `stopped after step ${k}`).not.to.equal(undefined),
+          WAIT,
+        );
+        await stopped;
+        const notes: string[] = [];
+        const second = await startTestController({
+          namespaces,
+          onWrite: (w) => {
+            if (w.object.metadata.name === name) notes.push(w.note);
+          },
+        });
+        await waitAuthority(second, name, to);
+        const repeated = steps.slice(0, k + 1).filter((note) => notes.includes(note));
+        expect(repeated, `restarted after step ${k}: ${notes.join(' | ')}`).to.deep.equal([]);
+        await second.stop();
+      }
+    });
+  }
 
   it('while Cluster API is authoritative, its changes show up on MAPI; what MAPI cannot express is reported', async () => {
     const c = await start();
