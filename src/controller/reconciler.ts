@@ -303,7 +303,8 @@ export class Reconciler {
   ): Promise<void> {
     const mapi = observed.mapi;
     if (!step.failure || !mapi || mapi.metadata.deletionTimestamp) return;
-    const what = `${step.object.kind} ${observed.capiNamespace}/${step.object.metadata.name}`;
+    const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
+    const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
     const message = permanent
       ? `The API server refused ${step.note} (${what}): ${describeError(err)}. Fix the MachineSet (or what refuses it); the write is tried again when something changes.`
       : `Failed ${step.note} (${what}): ${describeError(err)}. Retrying with backoff.`;
