@@ -25,6 +25,13 @@ export interface IpFamilySettings {
   assignPrimaryIPv6?: 'enabled' | 'disabled';
 }
 
+/** The template fields whose values the IP family decides: they are checked against it. */
+export const IP_FAMILY_FIELDS = [
+  'instanceMetadataOptions',
+  'assignPrimaryIPv6',
+  'privateDnsName',
+] as const;
+
 export function infrastructureIpFamilyPath(infrastructure: Infrastructure): string {
   return `Infrastructure/${infrastructure.metadata.name || 'cluster'}.status.platformStatus.aws.ipFamily`;
 }

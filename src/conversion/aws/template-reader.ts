@@ -1,22 +1,9 @@
-// Reading an AWSMachineTemplate spec for CAPI → MAPI: the same field reader as the forward
-// direction, with messages that speak of Machine API. A template field this controller does not
-// know is refused, never dropped: it may change the machines.
+// Reading an AWSMachineTemplate spec for CAPI → MAPI: template fields Machine API has no
+// equivalent for are refused, never dropped, since they may change the machines.
 import type { ObjectReader } from '../common/field-reader.js';
 
 /** The action every "no Machine API equivalent" message ends with. */
 export const REMOVE_OR_STAY = 'remove it from the template or keep the MachineSet on Cluster API.';
-
-/** Reports every field of `reader` not in `known` as unknown (null fields count as absent). */
-export function finishTemplate(reader: ObjectReader, known: readonly string[]): void {
-  for (const [key, value] of reader.entries()) {
-    if (value === undefined || known.includes(key)) continue;
-    reader.report.error(
-      reader.pathOf(key),
-      'is not a field this controller knows how to convert to Machine API, so it refuses rather ' +
-        'than drop it; remove the field or correct its spelling.',
-    );
-  }
-}
 
 /**
  * Reports `key` when it holds anything but an empty value: `why` says what it does that

@@ -13,15 +13,7 @@ import {
   type MapiAuthentication,
 } from './instance-options.js';
 import type { IpFamily, IpFamilySettings } from './ip-family.js';
-import { finishTemplate, isEmpty, REMOVE_OR_STAY } from './template-reader.js';
-
-const METADATA_FIELDS = [
-  'httpEndpoint',
-  'httpProtocolIpv6',
-  'httpPutResponseHopLimit',
-  'httpTokens',
-  'instanceMetadataTags',
-] as const;
+import { isEmpty, REMOVE_OR_STAY } from './template-reader.js';
 
 export function networkInterfaceTypeToMapi(spec: ObjectReader): string | undefined {
   const capaTypes = Object.values(NETWORK_INTERFACE_TYPES);
@@ -34,7 +26,7 @@ export function cpuOptionsToMapi(spec: ObjectReader): JsonObject | undefined {
   const reader = spec.object('cpuOptions');
   if (reader === undefined) return undefined;
   const confidentialCompute = reader.enumeration('confidentialCompute', CONFIDENTIAL_COMPUTE);
-  finishTemplate(reader, ['confidentialCompute']);
+  reader.finishToMachineApi();
   return confidentialCompute === undefined ? undefined : { confidentialCompute };
 }
 
@@ -83,7 +75,7 @@ export function metadataOptionsToMapi(
     );
   }
   const tokens = reader.enumeration('httpTokens', Object.values(HTTP_TOKENS));
-  finishTemplate(reader, METADATA_FIELDS);
+  reader.finishToMachineApi();
   if (tokens !== 'required') return undefined;
   const authentication: MapiAuthentication = 'Required';
   return { authentication };
@@ -130,7 +122,7 @@ export function checkBootstrap(spec: ObjectReader, report: ConversionReport): vo
   }
   if (ignition !== undefined) {
     for (const key of ['version', 'proxy', 'tls']) ignoredWithIgnition(ignition, key, report);
-    finishTemplate(ignition, ['storageType', 'version', 'proxy', 'tls']);
+    ignition.finishToMachineApi();
   }
   ignoredWithIgnition(spec, 'cloudInit', report);
   ignoredWithIgnition(spec, 'uncompressedUserData', report);

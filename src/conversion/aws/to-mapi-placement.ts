@@ -3,7 +3,6 @@
 // dynamically allocated host, and only with tenancy host.
 import type { ConversionReport, JsonObject, ObjectReader } from '../common/field-reader.js';
 import { mapToTags } from './to-mapi-values.js';
-import { finishTemplate } from './template-reader.js';
 
 const TENANCIES = ['default', 'dedicated', 'host'] as const;
 const HOST_AFFINITIES = ['default', 'host'] as const;
@@ -17,7 +16,7 @@ export function placementToMapi(spec: ObjectReader, report: ConversionReport): J
   const hostID = spec.string('hostID');
   const dynamic = spec.object('dynamicHostAllocation');
   const dynamicTags = dynamic && mapToTags(dynamic.stringMap('tags'));
-  if (dynamic !== undefined) finishTemplate(dynamic, ['tags']);
+  dynamic?.finishToMachineApi();
 
   if (hostID !== undefined && dynamic !== undefined) {
     report.error(

@@ -5,7 +5,6 @@ import type {
   MapEntry,
   ObjectReader,
 } from '../common/field-reader.js';
-import { finishTemplate } from './template-reader.js';
 
 /** A CAPA tag map → MAPI's `[{name, value}]`, in map order; undefined when there are none. */
 export function mapToTags(entries: MapEntry[] | undefined): JsonObject[] | undefined {
@@ -24,7 +23,7 @@ export function referenceToMapi(
 ): JsonObject | undefined {
   const id = reader.string('id');
   const filters = reader.objects('filters')?.flatMap((filter) => filterToMapi(filter) ?? []);
-  finishTemplate(reader, ['id', 'filters']);
+  reader.finishToMachineApi();
   if (id !== undefined && filters !== undefined && filters.length > 0) {
     report.error(
       reader.path,
@@ -40,7 +39,7 @@ export function referenceToMapi(
 function filterToMapi(reader: ObjectReader): JsonObject | undefined {
   const name = reader.string('name');
   const values = reader.strings('values');
-  finishTemplate(reader, ['name', 'values']);
+  reader.finishToMachineApi();
   if (name === undefined) {
     reader.report.error(reader.pathOf('name'), 'is required; name the AWS filter, e.g. tag:Name.');
     return undefined;

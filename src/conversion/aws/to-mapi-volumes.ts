@@ -2,17 +2,7 @@
 // without a deviceName, so it comes first, and every other volume must name its device.
 import type { ConversionReport, JsonObject, ObjectReader } from '../common/field-reader.js';
 import { VOLUME_TYPES } from './block-devices.js';
-import { finishTemplate, REMOVE_OR_STAY } from './template-reader.js';
-
-const VOLUME_FIELDS = [
-  'deviceName',
-  'size',
-  'type',
-  'iops',
-  'throughput',
-  'encrypted',
-  'encryptionKey',
-] as const;
+import { REMOVE_OR_STAY } from './template-reader.js';
 
 export function volumesToMapi(spec: ObjectReader, report: ConversionReport): JsonObject[] {
   const devices: JsonObject[] = [];
@@ -50,7 +40,7 @@ function volumeToEbs(volume: ObjectReader, report: ConversionReport): JsonObject
   const throughput = volume.integer('throughput');
   const encrypted = volume.boolean('encrypted');
   const encryptionKey = volume.string('encryptionKey');
-  finishTemplate(volume, VOLUME_FIELDS);
+  volume.finishToMachineApi();
   for (const [key, value] of [
     ['iops', iops],
     ['throughput', throughput],

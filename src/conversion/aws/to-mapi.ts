@@ -14,7 +14,7 @@ import type {
   ProviderConversion,
   ReverseContext,
 } from '../types.js';
-import { ipFamilySettings, readIpFamily } from './ip-family.js';
+import { IP_FAMILY_FIELDS, ipFamilySettings, readIpFamily } from './ip-family.js';
 import { keptFromCurrent } from './machine-api-only.js';
 import { preferCurrent } from './prefer-current.js';
 import {
@@ -27,7 +27,7 @@ import {
 import { placementToMapi } from './to-mapi-placement.js';
 import { mapToTags, referenceToMapi } from './to-mapi-values.js';
 import { volumesToMapi } from './to-mapi-volumes.js';
-import { finishTemplate, rejectNoEquivalent } from './template-reader.js';
+import { rejectNoEquivalent } from './template-reader.js';
 
 export type ForwardConversion = (
   providerSpec: unknown,
@@ -55,16 +55,6 @@ const NO_EQUIVALENT: [string, string][] = [
   ['capacityReservationPreference', 'sets a capacity reservation preference'],
 ];
 
-const KNOWN_FIELDS = [
-  ...NO_EQUIVALENT.map(([key]) => key),
-  ...['ami', 'instanceType', 'cpuOptions', 'additionalTags', 'iamInstanceProfile', 'publicIP'],
-  ...['additionalSecurityGroups', 'subnet', 'sshKeyName', 'rootVolume', 'nonRootVolumes'],
-  ...['networkInterfaceType', 'assignPrimaryIPv6', 'privateDnsName', 'instanceMetadataOptions'],
-  ...['uncompressedUserData', 'cloudInit', 'ignition', 'spotMarketOptions', 'marketType'],
-  ...['placementGroupName', 'placementGroupPartition', 'tenancy', 'hostID', 'hostAffinity'],
-  ...['dynamicHostAllocation', 'capacityReservationId'],
-];
-
 export function awsTemplateToMapi(
   templateSpec: unknown,
   context: ReverseContext,
@@ -81,9 +71,12 @@ export function awsTemplateToMapi(
     const ip = ipFamilySettings(family);
     converted.metadataServiceOptions = metadataOptionsToMapi(spec, ip, family, report);
     checkIpFamilyFields(spec, ip, family, report);
+  } else {
+    // The unknown IP family is reported already; the fields it decides cannot be checked.
+    for (const key of IP_FAMILY_FIELDS) spec.raw(key);
   }
   checkBootstrap(spec, report);
-  finishTemplate(spec, KNOWN_FIELDS);
+  spec.finishToMachineApi();
   if (report.errors.length > 0) return { ok: false, errors: report.errors };
 
   const kept = keptFromCurrent(context.current, context.infrastructure, context.controlPlane);
@@ -108,7 +101,7 @@ function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
   const ami = spec.object('ami');
   const amiId = ami?.string('id');
   if (ami !== undefined) rejectNoEquivalent(ami, 'eksLookupType', 'looks up an EKS-optimised AMI');
-  if (ami !== undefined) finishTemplate(ami, ['id', 'eksLookupType']);
+  ami?.finishToMachineApi();
   if (amiId === undefined) {
     report.error(
       ami?.pathOf('id') ?? spec.pathOf('ami'),
@@ -134,7 +127,7 @@ function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
   const iamInstanceProfile = spec.string('iamInstanceProfile');
   const spot = spec.object('spotMarketOptions');
   const maxPrice = spot?.string('maxPrice');
-  if (spot !== undefined) finishTemplate(spot, ['maxPrice']);
+  spot?.finishToMachineApi();
   const placement = placementToMapi(spec, report);
   return withoutUndefined({
     ami: amiId === undefined ? undefined : { id: amiId },

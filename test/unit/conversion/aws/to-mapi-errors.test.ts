@@ -31,6 +31,7 @@ describe('awsConverter.toMapi errors', () => {
     errors: [string, RegExp][];
   }[] = [
     { name: 'an unknown field', template: { amiId: 'ami-1' }, errors: [[`${T}.amiId`, UNKNOWN]] },
+    { name: 'an unknown null field', template: { amiId: null }, errors: [[`${T}.amiId`, UNKNOWN]] },
     {
       name: 'wrong types',
       template: {
