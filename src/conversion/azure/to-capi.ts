@@ -22,7 +22,7 @@ import {
 import type { Infrastructure } from '../../api/types.js';
 import { openProviderSpec } from '../common/provider-spec.js';
 import { AZURE_PLATFORM, DEFAULT_CREDENTIALS_SECRET, MAPI_API_VERSIONS } from './platform.js';
-import { isCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
+import { readCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
 import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
 import { keyPath, quote } from '../common/quote.js';
 
@@ -186,18 +186,4 @@ function readTags(
   }
   // fromEntries defines own properties, so a key such as __proto__ stays an ordinary key.
   return converted.length > 0 ? Object.fromEntries(converted) : undefined;
-}
-
-function readCapacityReservationGroupID(
-  spec: ObjectReader,
-  report: ConversionReport,
-): string | undefined {
-  const id = spec.string('capacityReservationGroupID');
-  if (id === undefined || isCapacityReservationGroupID(id)) return id;
-  report.error(
-    spec.pathOf('capacityReservationGroupID'),
-    `is ${quote(id)}, which is not the resource ID of a capacity reservation group; use ` +
-      '/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>.',
-  );
-  return undefined;
 }

@@ -6,7 +6,6 @@
 // The result is checked by converting it forward again: a providerSpec the MAPI → CAPI
 // converter would refuse is never written.
 import { ObjectReader, withoutUndefined, type JsonObject } from '../common/field-reader.js';
-import { quote } from '../common/quote.js';
 import type { Conversion, ReverseContext } from '../types.js';
 import { keepCurrentSpellings, keptFieldDefaults } from './kept-fields.js';
 import { AZURE_PLATFORM, MAPI_API_VERSIONS } from './platform.js';
@@ -20,7 +19,7 @@ import {
   reverseSecurityProfile,
   reverseSpotVMOptions,
 } from './to-mapi-options.js';
-import { isCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
+import { readCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
 
 /** Where the providerSpec sits in a MAPI MachineSet, for messages about it. */
 const MAPI_PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
@@ -165,20 +164,6 @@ function readSshPublicKey(spec: ObjectReader, report: TemplateReport): string | 
   report.error(
     spec.pathOf('sshPublicKey'),
     'is not a base64-encoded OpenSSH public key, which Machine API needs; encode the key line (ssh-ed25519 AAAA...) with base64.',
-  );
-  return undefined;
-}
-
-function readCapacityReservationGroupID(
-  spec: ObjectReader,
-  report: TemplateReport,
-): string | undefined {
-  const id = spec.string('capacityReservationGroupID');
-  if (id === undefined || isCapacityReservationGroupID(id)) return id;
-  report.error(
-    spec.pathOf('capacityReservationGroupID'),
-    `is ${quote(id)}, which is not the resource ID of a capacity reservation group; use ` +
-      '/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>.',
   );
   return undefined;
 }
