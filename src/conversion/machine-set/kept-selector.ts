@@ -4,6 +4,7 @@
 import type { ConversionReport } from '../common/field-reader.js';
 import { quote, quoteList, shorten } from '../common/quote.js';
 import type { SelectorInput } from './input.js';
+import { meetsRequirement } from './label-selector.js';
 
 const LABELS_PATH = 'spec.template.metadata.labels';
 
@@ -28,7 +29,7 @@ export function checkKeptSelector(
   }
   for (const { key, operator, values, path } of selector.matchExpressions) {
     if (key === undefined || operator === undefined) continue;
-    if (!meets(machineLabels.get(key), operator, values)) {
+    if (!meetsRequirement(machineLabels.get(key), operator, values)) {
       const list = values.length > 0 ? ` ${quoteList(values)}` : '';
       unmet.push(`${path} requires ${shorten(key)} ${operator}${list}`);
     }
@@ -41,19 +42,4 @@ export function checkKeptSelector(
       `so it would own none of its machines; put the labels back on the Cluster API ` +
       `MachineSet's machine template.`,
   );
-}
-
-function meets(value: string | undefined, operator: string, values: readonly string[]): boolean {
-  switch (operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    default:
-      return false;
-  }
 }

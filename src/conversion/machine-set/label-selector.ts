@@ -140,7 +140,15 @@ export function checkSelectorMatches(
 }
 
 function matches({ key, operator, values }: Requirement, labels: WrittenMap): boolean {
-  const value = labels.get(key);
+  return meetsRequirement(labels.get(key), operator, values);
+}
+
+/** Whether a label's value (undefined: no such label) meets one selector requirement. */
+export function meetsRequirement(
+  value: string | undefined,
+  operator: string,
+  values: readonly string[],
+): boolean {
   switch (operator) {
     case 'In':
       return value !== undefined && values.includes(value);
@@ -150,6 +158,8 @@ function matches({ key, operator, values }: Requirement, labels: WrittenMap): bo
       return value !== undefined;
     case 'DoesNotExist':
       return value === undefined;
+    default:
+      return false;
   }
 }
 
