@@ -373,10 +373,15 @@ async function watchHandshake(
   throw new Error(`the migration of ${name} did not finish within 60 s`);
 }
 
-/** Migrates one MachineSet to Cluster API by editing spec, scales it there, and migrates it back. */
-async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
-  banner(`migrating ${name} to Cluster API: the administrator edits spec.authoritativeAPI`);
+function scale(plane: ControlPlane, api: 'MAPI' | 'CAPI', name: string, replicas: number): void {
+  const [resource, namespace] =
+    api === 'MAPI'
+      ? ['machinesets.machine.openshift.io', MAPI_NAMESPACE]
+      : ['machinesets.cluster.x-k8s.io', CAPI_NAMESPACE];
+  kubectl(plane, ['scale', resource, name, '-n', namespace, `--replicas=${replicas}`]);
+}
+
+function wish(plane: ControlPlane, name: string, authority: 'MachineAPI' | 'ClusterAPI'): void {
   kubectl(plane, [
     'patch',
     'machinesets.machine.openshift.io',
@@ -385,31 +390,47 @@ async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
     MAPI_NAMESPACE,
     '--type=merge',
     '-p',
-    '{"spec":{"authoritativeAPI":"ClusterAPI"}}',
+    JSON.stringify({ spec: { authoritativeAPI: authority } }),
   ]);
-  console.log(
-    '  the handshake, as seen on both objects (MAPI-PAUSED from machine-api-operator, CAPI-PAUSED from Cluster API):',
-  );
-  await watchHandshake(
-    plane,
-    name,
-    (v) =>
-      v.status === 'ClusterAPI' &&
-      v.capiPaused === 'False' &&
-      v.synchronized?.startsWith('True') === true,
-  );
+}
 
-  banner(`scaling ${name} on the Cluster API side, which is authoritative now`);
+function migrationMessage(plane: ControlPlane, name: string): void {
   kubectl(plane, [
-    'patch',
-    'machinesets.cluster.x-k8s.io',
+    'get',
+    'machinesets.machine.openshift.io',
     name,
     '-n',
-    CAPI_NAMESPACE,
-    '--type=merge',
-    '-p',
-    '{"spec":{"replicas":3}}',
+    MAPI_NAMESPACE,
+    '-o',
+    'jsonpath={.status.conditions[?(@.type=="MigrationProgressing")].message}{"\\n"}',
   ]);
+}
+
+const held = (v: HandshakeView) => v.migration === 'True MachinesNotMirrored';
+const settledAt = (authority: 'MachineAPI' | 'ClusterAPI') => (v: HandshakeView) =>
+  v.status === authority &&
+  (authority === 'ClusterAPI' ? v.capiPaused === 'False' : v.mapiPaused === 'False') &&
+  v.synchronized?.startsWith('True') === true;
+
+/**
+ * Migrates one MachineSet to Cluster API by editing spec, scales it there, and migrates it back.
+ * Machines are not mirrored yet, so the handshake moves a MachineSet only at 0 replicas: it
+ * says so and waits, and goes on by itself once the MachineSet is scaled down.
+ */
+async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  banner(`migrating ${name} to Cluster API: the administrator edits spec.authoritativeAPI`);
+  wish(plane, name, 'ClusterAPI');
+  await watchHandshake(plane, name, held);
+  migrationMessage(plane, name);
+  console.log(
+    '\n  scaled to 0, the handshake goes on by itself (MAPI-PAUSED from machine-api-operator, CAPI-PAUSED from Cluster API):',
+  );
+  scale(plane, 'MAPI', name, 0);
+  await watchHandshake(plane, name, settledAt('ClusterAPI'));
+
+  banner(`scaling ${name} on the Cluster API side, which is authoritative now`);
+  scale(plane, 'CAPI', name, 3);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const mapi = (await custom.getNamespacedCustomObject({
@@ -433,33 +454,14 @@ async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
   ]);
 
   banner(`migrating ${name} back to Machine API`);
-  kubectl(plane, [
-    'patch',
-    'machinesets.machine.openshift.io',
-    name,
-    '-n',
-    MAPI_NAMESPACE,
-    '--type=merge',
-    '-p',
-    '{"spec":{"authoritativeAPI":"MachineAPI"}}',
-  ]);
-  await watchHandshake(
-    plane,
-    name,
-    (v) =>
-      v.status === 'MachineAPI' &&
-      v.mapiPaused === 'False' &&
-      v.synchronized?.startsWith('True') === true,
-  );
-  kubectl(plane, [
-    'get',
-    'machinesets.machine.openshift.io',
-    name,
-    '-n',
-    MAPI_NAMESPACE,
-    '-o',
-    'jsonpath={.status.conditions[?(@.type=="MigrationProgressing")].message}{"\\n"}',
-  ]);
+  wish(plane, name, 'MachineAPI');
+  await watchHandshake(plane, name, held);
+  migrationMessage(plane, name);
+  console.log('\n  scaled to 0 on the Cluster API side, the handshake goes on by itself:');
+  scale(plane, 'CAPI', name, 0);
+  await watchHandshake(plane, name, settledAt('MachineAPI'));
+  migrationMessage(plane, name);
+  scale(plane, 'MAPI', name, 2);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));

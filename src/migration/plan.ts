@@ -59,6 +59,14 @@ function planGate(
   from: Authority,
   to: Authority,
 ): Step | undefined {
+  const machines = machinesBlocker(o, mapi, from, to);
+  if (machines) {
+    return conditionWrite(mapi, o.now, {
+      status: 'True',
+      reason: MigrationReason.MachinesNotMirrored,
+      message: `Migration from ${from} to ${to} is waiting: ${machines} Scale it to 0 to migrate it, or set spec.authoritativeAPI back to ${from} to withdraw the request; it starts by itself at 0 replicas.`,
+    });
+  }
   const waiting = gateBlocker(o, mapi, from);
   if (waiting) {
     return conditionWrite(mapi, o.now, {
@@ -75,6 +83,26 @@ function planGate(
     { authoritativeAPI: 'Migrating', synchronizedAPI: from },
     { type: 'Normal', reason: 'MigrationStarted', message: `Migrating from ${from} to ${to}.` },
   );
+}
+
+/**
+ * Machines are not mirrored between the APIs yet: the new authority would find
+ * none of the old one's machines and create its own fleet beside them. So only
+ * a MachineSet without machines moves (spec and status both at 0).
+ */
+function machinesBlocker(
+  o: Observed,
+  mapi: MapiMachineSet,
+  from: Authority,
+  to: Authority,
+): string | undefined {
+  const side = from === 'MachineAPI' ? mapi : o.mirror;
+  if (!side) return undefined; // the gate below says what is missing
+  const wanted = side.spec.replicas ?? 1;
+  const running = side.status?.replicas ?? 0;
+  if (wanted === 0 && running === 0) return undefined;
+  const which = from === 'MachineAPI' ? 'this MachineSet' : `${o.capiNamespace}/${o.name}`;
+  return `${which} has machines (spec.replicas ${wanted}, status.replicas ${running}), and this version does not mirror Machines between the APIs, so ${to} would create machines of its own beside them.`;
 }
 
 /** Why the current authority is not fully mirrored yet, or undefined when it is. */

@@ -17,6 +17,7 @@ export const MIGRATION_CONDITION = 'MigrationProgressing';
 
 export const MigrationReason = {
   WaitingForSynchronization: 'WaitingForSynchronization',
+  MachinesNotMirrored: 'MachinesNotMirrored',
   WaitingForPause: 'WaitingForPause',
   WaitingForClusterAPIMachineSet: 'WaitingForClusterAPIMachineSet',
   Restarting: 'MigrationRestarting',

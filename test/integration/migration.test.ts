@@ -165,6 +165,34 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
    * One MachineSet per step of the handshake; `act` runs (not awaited by the
    * controller) right after that step's write for that MachineSet.
    */
+  it('holds a MachineSet that has machines (not mirrored yet), and migrates it once scaled to 0', async () => {
+    const c = await start();
+    await createMachineSet(
+      c.mapiNamespace,
+      awsMachineSet('fleet', c.mapiNamespace, { replicas: 1 }),
+    );
+    // machine-api-operator creates the machine and counts it.
+    await eventually(
+      async () => expect((await getMapi(c, 'fleet'))?.status?.replicas).to.equal(1),
+      WAIT,
+    );
+    await wish(c, 'fleet', 'ClusterAPI');
+    const held = await eventually(async () => {
+      const mapi = await getMapi(c, 'fleet');
+      expect(condition(mapi, MIGRATION_CONDITION), JSON.stringify(mapi?.status)).to.include({
+        status: 'True',
+        reason: MigrationReason.MachinesNotMirrored,
+      });
+      return mapi!;
+    }, WAIT);
+    expect(held.status?.authoritativeAPI).to.equal('MachineAPI');
+    expect(condition(held, MIGRATION_CONDITION)?.message).to.match(
+      /status\.replicas 1.*Scale it to 0/,
+    );
+    await patchMapi(c, 'fleet', [{ op: 'replace', path: '/spec/replicas', value: 0 }]);
+    await waitAuthority(c, 'fleet', 'ClusterAPI');
+  });
+
   /** A synchronized MachineSet whose authority is `from`. */
   async function createAt(c: TestController, name: string, from: Authority) {
     await createSynchronized(c, name);
