@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
+import type { Step } from '../../../src/sync/plan.js';
 import { mapiMachineSet, World } from '../sync/world.js';
 
 const cluster: KubeObject = {
@@ -48,6 +49,19 @@ function changeSize(world: World, size: string): void {
   mapi.metadata.generation! += 1;
   mapi.status!.observedGeneration = mapi.metadata.generation;
   mapi.metadata.resourceVersion = `${mapi.metadata.resourceVersion}-resized`;
+}
+
+/** Applies planned steps until `stop` holds after one (or `limit` steps); throws if the plan settles first. */
+function stepUntil(world: World, stop: (step: Step) => boolean, limit = Infinity): void {
+  for (let i = 0; i < limit; i++) {
+    const step = world.plan();
+    if (step.kind === 'done') {
+      if (limit === Infinity) throw new Error('the plan settled before the point sought');
+      return;
+    }
+    world.apply(step);
+    if (stop(step)) return;
+  }
 }
 
 /** The notes of the steps a migration takes, to stop it after any of them. */
@@ -105,12 +119,7 @@ describe('migration handshake', () => {
   it('the final write sets Synchronized=Unknown and synchronizedGeneration 0, then the sync reports', () => {
     const world = synchronizedWorld();
     wish(world, 'ClusterAPI');
-    for (;;) {
-      const step = world.plan();
-      if (step.kind === 'done') throw new Error('never left Migrating');
-      world.apply(step);
-      if (world.mapi?.status?.authoritativeAPI === 'ClusterAPI') break;
-    }
+    stepUntil(world, () => world.mapi?.status?.authoritativeAPI === 'ClusterAPI');
     expect(world.mapi?.status?.synchronizedGeneration).to.equal(0);
     expect(condition(world.mapi, 'Synchronized')).to.include({
       status: 'Unknown',
@@ -244,12 +253,7 @@ describe('migration handshake', () => {
   it('a MachineSet changed after the CAPI side was unpaused: paused again (and reported so) before MAPI is authoritative again', () => {
     const world = synchronizedWorld();
     wish(world, 'ClusterAPI');
-    for (;;) {
-      const step = world.plan();
-      if (step.kind === 'done') throw new Error('never unpaused');
-      world.apply(step);
-      if (step.note === 'unpausing the CAPI machine set') break;
-    }
+    stepUntil(world, (step) => 'note' in step && step.note === 'unpausing the CAPI machine set');
     changeSize(world, 'huge');
     world.clusterApi = false; // Cluster API has not seen the pause yet
     world.converge();
@@ -278,11 +282,7 @@ describe('migration handshake', () => {
         prepare(world);
         const mirrorUid = world.mirror?.metadata.uid;
         wish(world, to);
-        for (let i = 0; i < k; i++) {
-          const step = world.plan();
-          if (step.kind === 'done') break;
-          world.apply(step);
-        }
+        stepUntil(world, () => false, k);
         wish(world, from);
         world.converge(60);
         const at = `cancelled after ${k} of ${total} steps`;
@@ -302,11 +302,7 @@ describe('migration handshake', () => {
         const world = synchronizedWorld();
         prepare(world);
         wish(world, to);
-        for (let i = 0; i < k; i++) {
-          const step = world.plan();
-          if (step.kind === 'done') break;
-          world.apply(step);
-        }
+        stepUntil(world, () => false, k);
         const authority = world.mapi?.status?.authoritativeAPI;
         world.apply({ kind: 'delete', object: world.mapi!, note: 'administrator deletes' });
         world.converge(60);
@@ -323,11 +319,7 @@ describe('migration handshake', () => {
         const world = synchronizedWorld();
         prepare(world);
         wish(world, to);
-        for (let i = 0; i < k; i++) {
-          const step = world.plan();
-          if (step.kind === 'done') break;
-          world.apply(step);
-        }
+        stepUntil(world, () => false, k);
         world.apply({ kind: 'delete', object: world.mirror!, note: 'administrator deletes' });
         world.converge(60);
         const at = `deleted after ${k} of ${total} steps`;
