@@ -6,6 +6,7 @@
 // field by field once Cluster API's status describes its current spec.
 import isEqual from 'lodash/isEqual.js';
 import type { CapiMachineSet, MapiMachineSet } from '../api/types.js';
+import { isControlPlane } from '../conversion/machine-set/metadata.js';
 import { convertMachineSetToMapi } from '../conversion/machine-set/to-mapi.js';
 import { Reason } from './conditions.js';
 import type { Observed } from './plan.js';
@@ -49,7 +50,7 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
   }));
 
   // 1. The spec, whole: under Cluster API it is ours to write.
-  if (!isEqual(mapi.spec, conversion.value.spec)) {
+  if (specDiffers(o, mapi, conversion.value.spec)) {
     return {
       kind: 'patch',
       object: mapi,
@@ -80,6 +81,40 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
       capi.metadata.generation,
     ) ?? done('Cluster API is authoritative; in sync')
   );
+}
+
+/**
+ * Whether the MAPI spec must be written. The providerSpec counts as equal when it describes the
+ * same machines (converts to the same template, zone and user data), so that the form another
+ * writer stores it in (machine-api-operator's defaulting webhook re-serialises it with every
+ * empty field) is not fought over.
+ */
+function specDiffers(o: Observed, mapi: MapiMachineSet, desired: Record<string, unknown>): boolean {
+  if (isEqual(mapi.spec, desired)) return false;
+  const current = withoutProviderSpec(mapi.spec);
+  if (!isEqual(current.rest, withoutProviderSpec(desired).rest)) return true;
+  const converter = o.converter;
+  const infrastructure = o.infrastructure;
+  if (!converter || !infrastructure) return true;
+  const convert = (value: unknown) =>
+    converter.convert(value, {
+      infrastructure,
+      path: 'spec.template.spec.providerSpec.value',
+      controlPlane: isControlPlane(mapi.spec.template?.metadata?.labels),
+    });
+  const now = convert(current.providerSpec);
+  const wanted = convert(withoutProviderSpec(desired).providerSpec);
+  return !(now.ok && wanted.ok && isEqual(now.value, wanted.value));
+}
+
+/** The spec without its providerSpec value, and that value. */
+function withoutProviderSpec(spec: unknown): { rest: unknown; providerSpec: unknown } {
+  const copy = structuredClone(spec) as {
+    template?: { spec?: { providerSpec?: { value?: unknown } } };
+  };
+  const providerSpec = copy.template?.spec?.providerSpec?.value;
+  if (copy.template?.spec?.providerSpec) delete copy.template.spec.providerSpec.value;
+  return { rest: copy, providerSpec };
 }
 
 interface DeprecatedV1Beta1Status {

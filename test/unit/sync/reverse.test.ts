@@ -109,4 +109,23 @@ describe('CAPI → MAPI while Cluster API is authoritative', () => {
     );
     expect(world.mapi?.spec).to.deep.equal(before);
   });
+
+  it('leaves a providerSpec alone that another writer stored in another form describing the same machines', () => {
+    const world = clusterApiWorld();
+    // As machine-api-operator's defaulting webhook stores it: re-serialised with empty fields.
+    const mapi = world.mapi!;
+    const value = mapi.spec.template!.spec!.providerSpec!.value as Record<string, unknown>;
+    value.metadata = { creationTimestamp: null };
+    mapi.metadata.generation! += 1;
+    mapi.metadata.resourceVersion = `${mapi.metadata.resourceVersion}-defaulted`;
+    const before = structuredClone(mapi.spec);
+    world.converge();
+    expect(world.mapi?.spec).to.deep.equal(before);
+    // A real change on the Cluster API side is still written.
+    editCapi(world, (spec) => {
+      spec.replicas = 4;
+    });
+    world.converge();
+    expect(world.mapi?.spec.replicas).to.equal(4);
+  });
 });
