@@ -182,3 +182,48 @@ export interface JsonPatchOperation {
 export type Patch =
   | { type: 'json'; operations: JsonPatchOperation[] }
   | { type: 'merge'; body: Record<string, unknown> };
+
+// --- Machines (not synchronised by the controller yet) ---
+
+/** A Machine API Machine (machine.openshift.io/v1beta1). */
+export interface MapiMachine extends KubeObject {
+  spec: {
+    /** Labels and annotations for the Node. */
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    lifecycleHooks?: { preDrain?: LifecycleHook[]; preTerminate?: LifecycleHook[] };
+    taints?: Taint[];
+    providerSpec?: { value?: unknown };
+    providerID?: string;
+    authoritativeAPI?: 'MachineAPI' | 'ClusterAPI';
+  };
+  status?: {
+    nodeRef?: { kind?: string; name: string; uid?: string };
+    addresses?: { type: string; address: string }[];
+    conditions?: MapiCondition[];
+    authoritativeAPI?: AuthoritativeAPI;
+    synchronizedGeneration?: number;
+  };
+}
+
+/** A Cluster API Machine (cluster.x-k8s.io/v1beta2), narrowed to the fields mirrored. */
+export interface CapiMachine extends KubeObject {
+  spec: {
+    clusterName: string;
+    bootstrap: { dataSecretName?: string };
+    infrastructureRef: ContractVersionedObjectReference;
+    providerID?: string;
+    failureDomain?: string;
+    taints?: { key: string; value?: string; effect: string; propagation: string }[];
+  };
+  status?: {
+    nodeRef?: { name: string };
+    addresses?: { type: string; address: string }[];
+    observedGeneration?: number;
+    conditions?: CapiCondition[];
+  };
+}
+
+/** Any infrastructure machine (AWSMachine, OpenStackMachine, ...). */
+export interface InfrastructureMachine extends KubeObject {
+  spec: Record<string, unknown>;
+}

@@ -40,6 +40,16 @@ export interface PlatformConverter {
     kind: string; // e.g. AWSMachineTemplate
     plural: string; // e.g. awsmachinetemplates
   };
+  /**
+   * The infrastructure machine of one Machine (e.g. AWSMachine): its type, and the spec fields
+   * that identify the instance, given by the Machine's providerID.
+   */
+  machine?: {
+    apiVersion: string;
+    kind: string; // e.g. AWSMachine
+    plural: string; // e.g. awsmachines
+    identity(providerID: string): Conversion<Record<string, unknown>>;
+  };
   /** MAPI → CAPI: the providerSpec as the machine template's spec. */
   convert(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;
   /** CAPI → MAPI: the machine template's spec as a providerSpec (with kind and apiVersion). */

@@ -2,6 +2,7 @@
 // CAPA AWSMachineTemplate (v1beta2). Pure and deterministic. Every field is either converted,
 // dropped with a warning because it is meaningless in CAPI, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
+import { awsMachineIdentity } from './machine-identity.js';
 import { convertBlockDevices } from './block-devices.js';
 import { ConversionReport, ObjectReader, withoutUndefined } from '../common/field-reader.js';
 import { convertMarketOptions } from './market-options.js';
@@ -49,6 +50,12 @@ export const awsConverter: PlatformConverter = {
     plural: 'awsmachinetemplates',
   },
   convert: convertAwsProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'AWSMachine',
+    plural: 'awsmachines',
+    identity: awsMachineIdentity,
+  },
   toMapi: (templateSpec, context) =>
     awsTemplateToMapi(templateSpec, context, convertAwsProviderSpec),
 };

@@ -1,5 +1,6 @@
 // The Azure platform converter: MAPI AzureMachineProviderSpec ↔ the `spec.template.spec` of a
 // CAPZ AzureMachineTemplate (v1beta1), one file per direction.
+import { azureMachineIdentity } from './machine-identity.js';
 import { AZURE_PLATFORM } from './platform.js';
 import { convertAzureProviderSpec } from './to-capi.js';
 import { convertAzureTemplateSpec } from './to-mapi.js';
@@ -9,5 +10,11 @@ export const azureConverter: PlatformConverter = {
   ...AZURE_PLATFORM,
   template: { ...AZURE_PLATFORM.template },
   convert: convertAzureProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'AzureMachine',
+    plural: 'azuremachines',
+    identity: azureMachineIdentity,
+  },
   toMapi: convertAzureTemplateSpec,
 };

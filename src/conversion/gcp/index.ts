@@ -2,6 +2,7 @@
 // CAPG GCPMachineTemplate (v1beta1). Pure and deterministic. Every field is either converted,
 // dropped because it carries nothing, dropped with a warning, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
+import { gcpMachineIdentity } from './machine-identity.js';
 import { ConversionReport, ObjectReader, withoutUndefined } from '../common/field-reader.js';
 import { convertDisks } from './disks.js';
 import { convertNetworkInterfaces } from './network.js';
@@ -36,6 +37,12 @@ export const gcpConverter: PlatformConverter = {
     plural: 'gcpmachinetemplates',
   },
   convert: convertGcpProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'GCPMachine',
+    plural: 'gcpmachines',
+    identity: gcpMachineIdentity,
+  },
   toMapi: gcpTemplateToMapi,
 };
 

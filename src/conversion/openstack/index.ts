@@ -3,6 +3,7 @@
 // dropped (with a warning when someone wrote something Machine API ignores or that Cluster API
 // treats differently), or reported as an error: the mirror must never quietly differ from what
 // the administrator wrote.
+import { openstackMachineIdentity } from './machine-identity.js';
 import {
   ConversionReport,
   describeValue,
@@ -41,6 +42,12 @@ export const openstackConverter: PlatformConverter = {
     plural: 'openstackmachinetemplates',
   },
   convert: convertOpenstackProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'OpenStackMachine',
+    plural: 'openstackmachines',
+    identity: openstackMachineIdentity,
+  },
   toMapi: openstackToMapi,
 };
 

@@ -7,6 +7,7 @@
 // There is no failure domain: an IBMPowerVSMachine has no zone of its own. CAPIBM takes the
 // region and zone from the machine's workspace (serviceInstance), and IBMPowerVSCluster reports
 // no failure domains, so nothing of the Infrastructure's platformStatus.powervs is needed either.
+import { powerVsMachineIdentity } from './machine-identity.js';
 import { convertCompute } from './compute.js';
 import {
   DEFAULT_CREDENTIALS_SECRET,
@@ -80,6 +81,12 @@ export const powerVsConverter: PlatformConverter = {
     plural: 'ibmpowervsmachinetemplates',
   },
   convert: convertPowerVsProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'IBMPowerVSMachine',
+    plural: 'ibmpowervsmachines',
+    identity: powerVsMachineIdentity,
+  },
   toMapi: powerVsToMapi,
 };
 
