@@ -1,0 +1,82 @@
+// Reads a MAPI Machine from whatever JSON it is: every field of the wrong type is a field error,
+// never an exception.
+import {
+  type ArrayItem,
+  type ConversionReport,
+  isJsonObject,
+  type MapEntry,
+  ObjectReader,
+} from '../common/field-reader.js';
+import type { HookInput } from '../machine-set/input.js';
+
+export interface OwnerInput {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+}
+
+export interface MachineInput {
+  name?: string;
+  labels: MapEntry[];
+  annotations: MapEntry[];
+  owners: OwnerInput[];
+  nodeLabels: MapEntry[];
+  nodeAnnotations: MapEntry[];
+  preDrainHooks: HookInput[];
+  preTerminateHooks: HookInput[];
+  taints: ArrayItem[];
+  providerID?: string;
+  providerSpec: { readable: boolean; value: unknown };
+}
+
+export function readMachine(mapi: unknown, report: ConversionReport): MachineInput {
+  const root = ObjectReader.of(isJsonObject(mapi) ? mapi : {}, '', report)!;
+  const input: MachineInput = {
+    labels: [],
+    annotations: [],
+    owners: [],
+    nodeLabels: [],
+    nodeAnnotations: [],
+    preDrainHooks: [],
+    preTerminateHooks: [],
+    taints: [],
+    providerSpec: { readable: false, value: undefined },
+  };
+  const metadata = root.objectOrEmpty('metadata');
+  if (metadata) {
+    input.name = metadata.requiredString('name', 'every Machine has a name.');
+    input.labels = metadata.stringMap('labels') ?? [];
+    input.annotations = metadata.stringMap('annotations') ?? [];
+    input.owners = (metadata.objects('ownerReferences') ?? []).map((owner) => ({
+      apiVersion: owner.string('apiVersion'),
+      kind: owner.string('kind'),
+      name: owner.string('name'),
+    }));
+  }
+  const spec = root.objectOrEmpty('spec');
+  if (!spec) return input;
+  const nodeMetadata = spec.objectOrEmpty('metadata');
+  if (nodeMetadata) {
+    input.nodeLabels = nodeMetadata.stringMap('labels') ?? [];
+    input.nodeAnnotations = nodeMetadata.stringMap('annotations') ?? [];
+  }
+  const hooks = spec.object('lifecycleHooks');
+  if (hooks) {
+    input.preDrainHooks = readHooks(hooks, 'preDrain');
+    input.preTerminateHooks = readHooks(hooks, 'preTerminate');
+  }
+  input.taints = spec.items('taints') ?? [];
+  input.providerID = spec.string('providerID');
+  const providerSpec = spec.objectOrEmpty('providerSpec');
+  if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
+  return input;
+}
+
+function readHooks(hooks: ObjectReader, key: string): HookInput[] {
+  return (hooks.objects(key) ?? []).flatMap((hook) => {
+    const name = hook.requiredString('name', 'set the name of the lifecycle hook.');
+    const owner = hook.requiredString('owner', 'set who owns the lifecycle hook.');
+    if (name === undefined || owner === undefined) return [];
+    return [{ name, owner, path: hook.pathOf('name') }];
+  });
+}
