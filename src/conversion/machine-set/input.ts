@@ -195,7 +195,8 @@ function readSelector(spec: ObjectReader): SelectorInput | undefined {
   return { matchLabels: matchLabels ?? [], matchExpressions };
 }
 
-function readHooks(hooks: ObjectReader, key: string): HookInput[] {
+/** The lifecycle hooks under `key` (preDrain, preTerminate) of a `lifecycleHooks` object. */
+export function readHooks(hooks: ObjectReader, key: string): HookInput[] {
   return (hooks.objects(key) ?? []).flatMap((hook) => {
     const name = hook.requiredString('name', 'set the name of the lifecycle hook.');
     const owner = hook.requiredString('owner', 'set who owns the lifecycle hook.');

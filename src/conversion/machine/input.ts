@@ -7,7 +7,7 @@ import {
   type MapEntry,
   ObjectReader,
 } from '../common/field-reader.js';
-import type { HookInput } from '../machine-set/input.js';
+import { readHooks, type HookInput } from '../machine-set/input.js';
 
 export interface OwnerInput {
   apiVersion?: string;
@@ -70,13 +70,4 @@ export function readMachine(mapi: unknown, report: ConversionReport): MachineInp
   const providerSpec = spec.objectOrEmpty('providerSpec');
   if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
   return input;
-}
-
-function readHooks(hooks: ObjectReader, key: string): HookInput[] {
-  return (hooks.objects(key) ?? []).flatMap((hook) => {
-    const name = hook.requiredString('name', 'set the name of the lifecycle hook.');
-    const owner = hook.requiredString('owner', 'set who owns the lifecycle hook.');
-    if (name === undefined || owner === undefined) return [];
-    return [{ name, owner, path: hook.pathOf('name') }];
-  });
 }
