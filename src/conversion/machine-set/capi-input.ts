@@ -85,7 +85,7 @@ export function readCapiMachineSet(
   return input;
 }
 
-function checkClusterName(reader: ObjectReader, clusterName: string): void {
+export function checkClusterName(reader: ObjectReader, clusterName: string): void {
   const value = reader.string('clusterName');
   if (value === undefined || value === clusterName) return;
   reader.report.error(
@@ -156,7 +156,7 @@ function readMachineSpec(spec: ObjectReader, clusterName: string, input: CapiMac
 }
 
 /** Timeouts MAPI machines do not have: only the values that behave like MAPI are accepted. */
-function readMachineDeletion(deletion: ObjectReader): void {
+export function readMachineDeletion(deletion: ObjectReader): void {
   const unlimited = (key: string, what: string) => {
     const value = deletion.integer(key);
     if (value === undefined || value === 0) return;
