@@ -163,7 +163,7 @@ export function readMachineDeletion(deletion: ObjectReader): void {
     deletion.report.error(
       deletion.pathOf(key),
       `is ${value}, but Machine API ${what} without a time limit; remove it (or set 0) to ` +
-        `mirror this MachineSet.`,
+        `mirror it to Machine API.`,
     );
   };
   unlimited('nodeDrainTimeoutSeconds', 'drains a node');
@@ -173,7 +173,7 @@ export function readMachineDeletion(deletion: ObjectReader): void {
     deletion.report.error(
       deletion.pathOf('nodeDeletionTimeoutSeconds'),
       `is ${deletionTimeout}, but Machine API has no such timeout; remove it (or set ` +
-        `${DEFAULT_NODE_DELETION_TIMEOUT}, Cluster API's default) to mirror this MachineSet.`,
+        `${DEFAULT_NODE_DELETION_TIMEOUT}, Cluster API's default) to mirror it to Machine API.`,
     );
   }
   deletion.finishToMachineApi();
