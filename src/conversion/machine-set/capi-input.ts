@@ -98,42 +98,12 @@ export function checkClusterName(reader: ObjectReader, clusterName: string): voi
 function readMachineSpec(spec: ObjectReader, clusterName: string, input: CapiMachineSetInput) {
   const { report } = spec;
   checkClusterName(spec, clusterName);
-  const bootstrap = spec.objectOrEmpty('bootstrap');
-  if (bootstrap) {
-    const configRef = bootstrap.raw('configRef');
-    if (
-      configRef !== undefined &&
-      !(isJsonObject(configRef) && Object.keys(configRef).length === 0)
-    ) {
-      report.error(
-        bootstrap.pathOf('configRef'),
-        'has no Machine API equivalent: Machine API machines boot from a ready user data ' +
-          'Secret; set dataSecretName to such a Secret instead of a bootstrap config.',
-      );
-    } else {
-      input.dataSecretName = bootstrap.requiredString(
-        'dataSecretName',
-        'Machine API machines boot from the user data Secret named here.',
-      );
-    }
-    bootstrap.finishToMachineApi();
-  }
-  const ref = spec.objectOrEmpty('infrastructureRef');
-  if (ref) {
-    input.infrastructureRef = {
-      apiGroup: ref.string('apiGroup'),
-      kind: ref.string('kind'),
-      name: ref.requiredString('name', 'name the machine template of this MachineSet.'),
-    };
-    ref.finishToMachineApi();
-  }
-  const version = spec.string('version');
-  if (version !== undefined) {
-    report.warn(
-      `${spec.pathOf('version')} ${quote(version)} is not converted: Machine API machines run ` +
-        `the version their image and user data give them.`,
-    );
-  }
+  input.dataSecretName = readBootstrapSecret(spec);
+  input.infrastructureRef = readInfrastructureRef(
+    spec,
+    'name the machine template of this MachineSet.',
+  );
+  warnVersion(spec);
   if (spec.string('providerID') !== undefined) {
     report.error(
       spec.pathOf('providerID'),
@@ -153,6 +123,57 @@ function readMachineSpec(spec: ObjectReader, clusterName: string, input: CapiMac
   if (deletion) readMachineDeletion(deletion);
   input.taints = spec.items('taints') ?? [];
   spec.finishToMachineApi();
+}
+
+/**
+ * The Secret a Cluster API machine boots from (`bootstrap.dataSecretName`); a bootstrap config
+ * instead has no Machine API equivalent. Shared by MachineSet templates and Machines.
+ */
+export function readBootstrapSecret(spec: ObjectReader): string | undefined {
+  const bootstrap = spec.objectOrEmpty('bootstrap');
+  if (!bootstrap) return undefined;
+  let dataSecretName: string | undefined;
+  const configRef = bootstrap.raw('configRef');
+  if (
+    configRef !== undefined &&
+    !(isJsonObject(configRef) && Object.keys(configRef).length === 0)
+  ) {
+    spec.report.error(
+      bootstrap.pathOf('configRef'),
+      'has no Machine API equivalent: Machine API machines boot from a ready user data ' +
+        'Secret; set dataSecretName to such a Secret instead of a bootstrap config.',
+    );
+  } else {
+    dataSecretName = bootstrap.requiredString(
+      'dataSecretName',
+      'Machine API machines boot from the user data Secret named here.',
+    );
+  }
+  bootstrap.finishToMachineApi();
+  return dataSecretName;
+}
+
+/** `infrastructureRef`; `fix` completes the message when its name is missing. */
+export function readInfrastructureRef(spec: ObjectReader, fix: string): InfrastructureRefInput {
+  const ref = spec.objectOrEmpty('infrastructureRef');
+  if (!ref) return {};
+  const read = {
+    apiGroup: ref.string('apiGroup'),
+    kind: ref.string('kind'),
+    name: ref.requiredString('name', fix),
+  };
+  ref.finishToMachineApi();
+  return read;
+}
+
+/** `version` is left to the image and user data on Machine API: said, not converted. */
+export function warnVersion(spec: ObjectReader): void {
+  const version = spec.string('version');
+  if (version === undefined) return;
+  spec.report.warn(
+    `${spec.pathOf('version')} ${quote(version)} is not converted: Machine API machines run ` +
+      `the version their image and user data give them.`,
+  );
 }
 
 /** Timeouts MAPI machines do not have: only the values that behave like MAPI are accepted. */

@@ -8,11 +8,13 @@ import {
   type MapEntry,
   ObjectReader,
 } from '../common/field-reader.js';
-import { quote } from '../common/quote.js';
 import {
   checkClusterName,
   type InfrastructureRefInput,
+  readBootstrapSecret,
+  readInfrastructureRef,
   readMachineDeletion,
+  warnVersion,
 } from '../machine-set/capi-input.js';
 
 export interface CapiMachineInput {
@@ -48,23 +50,12 @@ export function readCapiMachine(
   const spec = root.objectOrEmpty('spec');
   if (!spec) return input;
   checkClusterName(spec, clusterName);
-  readBootstrap(spec, input);
-  const ref = spec.objectOrEmpty('infrastructureRef');
-  if (ref) {
-    input.infrastructureRef = {
-      apiGroup: ref.string('apiGroup'),
-      kind: ref.string('kind'),
-      name: ref.requiredString('name', 'name the infrastructure machine of this Machine.'),
-    };
-    ref.finishToMachineApi();
-  }
-  const version = spec.string('version');
-  if (version !== undefined) {
-    report.warn(
-      `${spec.pathOf('version')} ${quote(version)} is not converted: Machine API machines run ` +
-        `the version their image and user data give them.`,
-    );
-  }
+  input.dataSecretName = readBootstrapSecret(spec);
+  input.infrastructureRef = readInfrastructureRef(
+    spec,
+    'name the infrastructure machine of this Machine.',
+  );
+  warnVersion(spec);
   input.providerID = spec.string('providerID');
   input.failureDomain = spec.string('failureDomain');
   const minReadySeconds = spec.integer('minReadySeconds');
@@ -86,26 +77,4 @@ export function readCapiMachine(
   input.taints = spec.items('taints') ?? [];
   spec.finishToMachineApi();
   return input;
-}
-
-function readBootstrap(spec: ObjectReader, input: CapiMachineInput): void {
-  const bootstrap = spec.objectOrEmpty('bootstrap');
-  if (!bootstrap) return;
-  const configRef = bootstrap.raw('configRef');
-  if (
-    configRef !== undefined &&
-    !(isJsonObject(configRef) && Object.keys(configRef).length === 0)
-  ) {
-    spec.report.error(
-      bootstrap.pathOf('configRef'),
-      'has no Machine API equivalent: Machine API machines boot from a ready user data ' +
-        'Secret; set dataSecretName to such a Secret instead of a bootstrap config.',
-    );
-  } else {
-    input.dataSecretName = bootstrap.requiredString(
-      'dataSecretName',
-      'Machine API machines boot from the user data Secret named here.',
-    );
-  }
-  bootstrap.finishToMachineApi();
 }
