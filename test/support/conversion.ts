@@ -154,3 +154,39 @@ export function allPaths(value: unknown, keys: JsonKeys = []): JsonKeys[] {
       : [];
   return children.flatMap(([k, v]) => [[...keys, k], ...allPaths(v, [...keys, k])]);
 }
+
+/**
+ * What every converter owes, as `it` cases: the same input converts to identical output, the
+ * input is left as it was, and the output is plain JSON (no undefined values; with
+ * `noEmptyObjects`, no empty objects either). `input` makes a fresh copy each time.
+ */
+export function itConvertsPurely<T>(
+  convert: (input: unknown) => Conversion<T>,
+  input: () => unknown,
+  { noEmptyObjects = false } = {},
+): void {
+  it('is deterministic: the same input converts to identical output', () => {
+    const first = expectOk(convert(input()));
+    const second = expectOk(convert(input()));
+    expect(JSON.stringify(second)).to.equal(JSON.stringify(first));
+  });
+
+  it('leaves the input untouched', () => {
+    const given = input();
+    convert(given);
+    expect(given).to.deep.equal(input());
+  });
+
+  const what = noEmptyObjects ? 'no undefined values or empty objects' : 'no undefined values';
+  it(`holds ${what}, so it survives a JSON round trip unchanged`, () => {
+    const { value } = expectOk(convert(input()));
+    expect(JSON.parse(JSON.stringify(value))).to.deep.equal(value);
+    const bad = (v: unknown): boolean =>
+      v === undefined ||
+      (typeof v === 'object' &&
+        v !== null &&
+        ((noEmptyObjects && !Array.isArray(v) && Object.keys(v).length === 0) ||
+          Object.values(v).some((x) => bad(x))));
+    expect(bad(value)).to.equal(false);
+  });
+}

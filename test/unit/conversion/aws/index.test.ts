@@ -12,6 +12,7 @@ import {
   expectFieldErrors,
   expectOk,
   PROVIDER_SPEC_PATH,
+  itConvertsPurely,
 } from '../../../support/conversion.js';
 
 const PATH = PROVIDER_SPEC_PATH;
@@ -1115,26 +1116,7 @@ describe('awsConverter', () => {
       userDataSecret: { name: 'worker-user-data' },
     };
 
-    it('is deterministic: the same input converts to deep-equal output', () => {
-      const first = expectOk(convert(structuredClone(rich)));
-      const second = expectOk(convert(structuredClone(rich)));
-      expect(JSON.stringify(second)).to.equal(JSON.stringify(first));
-    });
-
-    it('leaves the input untouched', () => {
-      const input = structuredClone(rich);
-      convert(input);
-      expect(input).to.deep.equal(rich);
-    });
-
-    it('holds no undefined values, so it survives a JSON round trip unchanged', () => {
-      const { value } = expectOk(convert(structuredClone(rich)));
-      expect(JSON.parse(JSON.stringify(value))).to.deep.equal(value);
-      const hasUndefined = (v: unknown): boolean =>
-        v === undefined ||
-        (typeof v === 'object' && v !== null && Object.values(v).some((x) => hasUndefined(x)));
-      expect(hasUndefined(value)).to.equal(false);
-    });
+    itConvertsPurely(convert, () => structuredClone(rich));
 
     it('never aliases the input: changing the output leaves the input alone', () => {
       const input = structuredClone(rich);
