@@ -3,6 +3,8 @@
 import type { CapiCondition, MapiCondition, MapiMachineSet } from '../api/types.js';
 import {
   boundedState,
+  buildCondition,
+  conditionChanged,
   findSynchronized,
   Reason,
   synchronizedCondition,
@@ -50,26 +52,8 @@ function migrationCondition(
   previous: MapiCondition | undefined,
   now: string,
 ): MapiCondition {
-  const bounded = boundedState(state);
-  return {
-    type: MIGRATION_CONDITION,
-    status: state.status,
-    severity: state.status === 'True' ? 'Info' : '',
-    reason: state.reason,
-    message: bounded.message,
-    lastTransitionTime:
-      previous && previous.status === state.status ? previous.lastTransitionTime : now,
-  };
-}
-
-function differs(previous: MapiCondition | undefined, next: MapiCondition): boolean {
-  return (
-    !previous ||
-    previous.status !== next.status ||
-    previous.reason !== next.reason ||
-    (previous.message ?? '') !== next.message ||
-    (previous.severity ?? '') !== next.severity
-  );
+  const severity = state.status === 'True' ? 'Info' : '';
+  return buildCondition(MIGRATION_CONDITION, { ...boundedState(state), severity }, previous, now);
 }
 
 /**
@@ -88,7 +72,7 @@ export function conditionWrite(
   const conditions = mapi.status?.conditions;
   const previous = findMigration(conditions);
   const next = state && migrationCondition(state, previous, now);
-  const conditionChanges = next !== undefined && differs(previous, next);
+  const conditionChanges = next !== undefined && conditionChanged(previous, next);
   // Nothing to say: a settled state that was never announced needs no condition.
   const unannounced = !previous && state?.status === 'False';
   const write = (conditionChanges && !unannounced) || Object.keys(fields).length > 0;

@@ -46,25 +46,48 @@ export function synchronizedCondition(
   previous: MapiCondition | undefined,
   now: string,
 ): MapiCondition {
+  return buildCondition(
+    SYNCHRONIZED,
+    { ...state, severity: SEVERITY[state.status] },
+    previous,
+    now,
+  );
+}
+
+/** True when writing `state` would change what the condition says. */
+export function conditionDiffers(previous: MapiCondition | undefined, state: SyncState): boolean {
+  return conditionChanged(previous, { ...state, severity: SEVERITY[state.status] });
+}
+
+/** A condition of any type; lastTransitionTime moves only when the status changes. */
+export function buildCondition(
+  type: string,
+  state: Pick<MapiCondition, 'status' | 'reason' | 'message' | 'severity'>,
+  previous: MapiCondition | undefined,
+  now: string,
+): MapiCondition {
   return {
-    type: SYNCHRONIZED,
+    type,
     status: state.status,
-    severity: SEVERITY[state.status],
-    reason: state.reason,
-    message: state.message,
+    severity: state.severity ?? '',
+    reason: state.reason ?? '',
+    message: state.message ?? '',
     lastTransitionTime:
       previous && previous.status === state.status ? previous.lastTransitionTime : now,
   };
 }
 
-/** True when writing `state` would change what the condition says. */
-export function conditionDiffers(previous: MapiCondition | undefined, state: SyncState): boolean {
+/** True when `next` says something `previous` does not (the time aside). */
+export function conditionChanged(
+  previous: MapiCondition | undefined,
+  next: Pick<MapiCondition, 'status' | 'reason' | 'message' | 'severity'>,
+): boolean {
   return (
     !previous ||
-    previous.status !== state.status ||
-    previous.reason !== state.reason ||
-    (previous.message ?? '') !== state.message ||
-    (previous.severity ?? '') !== SEVERITY[state.status]
+    previous.status !== next.status ||
+    previous.reason !== next.reason ||
+    (previous.message ?? '') !== (next.message ?? '') ||
+    (previous.severity ?? '') !== (next.severity ?? '')
   );
 }
 
