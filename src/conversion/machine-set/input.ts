@@ -145,6 +145,18 @@ function readMachineSpec(machineSpec: ObjectReader, input: MachineSetInput): boo
     input.nodeAnnotations = nodeMetadata.stringMap('annotations') ?? [];
     warnUnused(nodeMetadata);
   }
+  readMachineSpecBody(machineSpec, input);
+  return labelsRead;
+}
+
+/** A MAPI MachineSpec's lifecycle hooks, taints, providerID and providerSpec (a Machine's too). */
+export function readMachineSpecBody(
+  machineSpec: ObjectReader,
+  input: Pick<
+    MachineSetInput,
+    'preDrainHooks' | 'preTerminateHooks' | 'taints' | 'providerID' | 'providerSpec'
+  >,
+): void {
   const hooks = machineSpec.object('lifecycleHooks');
   if (hooks) {
     input.preDrainHooks = readHooks(hooks, 'preDrain');
@@ -154,7 +166,6 @@ function readMachineSpec(machineSpec: ObjectReader, input: MachineSetInput): boo
   input.providerID = machineSpec.string('providerID');
   const providerSpec = machineSpec.objectOrEmpty('providerSpec');
   if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
-  return labelsRead;
 }
 
 /** A non-negative int32, as Cluster API's replicas and minReadySeconds are. */
@@ -195,8 +206,7 @@ function readSelector(spec: ObjectReader): SelectorInput | undefined {
   return { matchLabels: matchLabels ?? [], matchExpressions };
 }
 
-/** The lifecycle hooks under `key` (preDrain, preTerminate) of a `lifecycleHooks` object. */
-export function readHooks(hooks: ObjectReader, key: string): HookInput[] {
+function readHooks(hooks: ObjectReader, key: string): HookInput[] {
   return (hooks.objects(key) ?? []).flatMap((hook) => {
     const name = hook.requiredString('name', 'set the name of the lifecycle hook.');
     const owner = hook.requiredString('owner', 'set who owns the lifecycle hook.');

@@ -7,7 +7,7 @@ import {
   type MapEntry,
   ObjectReader,
 } from '../common/field-reader.js';
-import { readHooks, type HookInput } from '../machine-set/input.js';
+import { readMachineSpecBody, type HookInput } from '../machine-set/input.js';
 
 export interface OwnerInput {
   apiVersion?: string;
@@ -60,14 +60,6 @@ export function readMachine(mapi: unknown, report: ConversionReport): MachineInp
     input.nodeLabels = nodeMetadata.stringMap('labels') ?? [];
     input.nodeAnnotations = nodeMetadata.stringMap('annotations') ?? [];
   }
-  const hooks = spec.object('lifecycleHooks');
-  if (hooks) {
-    input.preDrainHooks = readHooks(hooks, 'preDrain');
-    input.preTerminateHooks = readHooks(hooks, 'preTerminate');
-  }
-  input.taints = spec.items('taints') ?? [];
-  input.providerID = spec.string('providerID');
-  const providerSpec = spec.objectOrEmpty('providerSpec');
-  if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
+  readMachineSpecBody(spec, input);
   return input;
 }
