@@ -43,7 +43,9 @@ $CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachines.yaml $C
 $CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml $CAPG_CONTRACT
 $CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachines.yaml $CAPG_CONTRACT
 $CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml $CAPZ_CONTRACT
+$CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachines.yaml $CAPZ_CONTRACT
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml $CAPIBM_CONTRACT
+$CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachines.yaml $CAPIBM_CONTRACT
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 "
