@@ -183,7 +183,7 @@ export type Patch =
   | { type: 'json'; operations: JsonPatchOperation[] }
   | { type: 'merge'; body: Record<string, unknown> };
 
-// --- Machines (not synchronised by the controller yet) ---
+// --- Machines ---
 
 /** A Machine API Machine (machine.openshift.io/v1beta1). */
 export interface MapiMachine extends KubeObject {
@@ -197,10 +197,14 @@ export interface MapiMachine extends KubeObject {
     authoritativeAPI?: 'MachineAPI' | 'ClusterAPI';
   };
   status?: {
+    phase?: string;
     nodeRef?: { kind?: string; name: string; uid?: string };
     addresses?: { type: string; address: string }[];
+    errorReason?: string;
+    errorMessage?: string;
     conditions?: MapiCondition[];
     authoritativeAPI?: AuthoritativeAPI;
+    synchronizedAPI?: 'MachineAPI' | 'ClusterAPI';
     synchronizedGeneration?: number;
   };
 }
@@ -216,8 +220,10 @@ export interface CapiMachine extends KubeObject {
     taints?: { key: string; value?: string; effect: string; propagation: string }[];
   };
   status?: {
+    phase?: string;
     nodeRef?: { name: string };
     addresses?: { type: string; address: string }[];
+    initialization?: { infrastructureProvisioned?: boolean; bootstrapDataSecretCreated?: boolean };
     observedGeneration?: number;
     conditions?: CapiCondition[];
   };
@@ -226,4 +232,5 @@ export interface CapiMachine extends KubeObject {
 /** Any infrastructure machine (AWSMachine, OpenStackMachine, ...). */
 export interface InfrastructureMachine extends KubeObject {
   spec: Record<string, unknown>;
+  status?: Record<string, unknown>;
 }

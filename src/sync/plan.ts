@@ -6,10 +6,12 @@
 // steps) one that the next reconcile knows how to finish.
 import isEqual from 'lodash/isEqual.js';
 import type {
+  CapiMachine,
   CapiMachineSet,
   Infrastructure,
   KubeObject,
   MachineTemplate,
+  MapiMachine,
   MapiMachineSet,
 } from '../api/types.js';
 import { convertMachineSet } from '../conversion/machine-set/index.js';
@@ -59,6 +61,11 @@ export interface Observed {
   /** Undefined when the platform has no converter. */
   converter?: PlatformConverter;
   platform?: string;
+  /**
+   * The Machines of this MachineSet: the MAPI Machines whose controller is the MAPI MachineSet,
+   * and the CAPI Machines whose controller is the CAPI MachineSet (by uid).
+   */
+  machines?: { mapi: MapiMachine[]; capi: CapiMachine[] };
   /** RFC 3339 time for lastTransitionTime; the only clock input. */
   now: string;
 }
