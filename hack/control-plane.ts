@@ -3,7 +3,7 @@
 // controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
 // real controllers and admission webhooks that run next to this project's controller in a
 // cluster (its "neighbours": Cluster API core, the AWS, OpenStack and GCP providers' webhooks,
-// machine-api-operator's MachineSet controller), built from their Go modules by
+// machine-api-operator's MachineSet and Machine controllers), built from their Go modules by
 // hack/build-neighbours.sh from the mains in hack/neighbours/.
 // Used by the test harness (one per test run), the local-cluster command and the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -573,7 +573,10 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
   {
     name: 'machine-api-operator',
     module: 'github.com/openshift/machine-api-operator',
-    runs: ['MachineSet controller (MachineAPIMigration feature gate on)'],
+    runs: [
+      'MachineSet controller (MachineAPIMigration feature gate on)',
+      'Machine and drain controllers with a cloud-free stand-in actuator (MachineAPIMigration feature gate on)',
+    ],
     webhooks: false,
   },
 ];

@@ -1,10 +1,13 @@
-// machine-api-operator's MachineSet controller (github.com/openshift/machine-api-operator,
-// pkg/controller/machineset) for the local control plane, with the MachineAPIMigration feature
-// gate on, watching every namespace. With the gate it copies spec.authoritativeAPI into an empty
-// status.authoritativeAPI and sets the MAPI Paused condition from status.authoritativeAPI; while
-// the Machine API is authoritative it goes on as in a cluster (Machines for the replicas, status
-// replica counts). No Machine controller runs: nothing here may reach a cloud.
-// /readyz passes once the controller's caches are synced.
+// machine-api-operator's MachineSet and Machine controllers (github.com/openshift/machine-api-operator,
+// pkg/controller/machineset and pkg/controller/machine, the latter with its drain controller) for
+// the local control plane, with the MachineAPIMigration feature gate on, watching every namespace.
+// With the gate each copies spec.authoritativeAPI into an empty status.authoritativeAPI and sets
+// the MAPI Paused condition from status.authoritativeAPI (True under ClusterAPI or Migrating);
+// while the Machine API is authoritative they go on as in a cluster: Machines for a MachineSet's
+// replicas and its replica counts; a Machine's finalizer machine.machine.openshift.io (kept while
+// the Machine is paused), its phase, and its instance through the actuator. Nothing here may
+// reach a cloud, so the actuator is a stand-in (actuator.go) that takes Machines to Provisioned.
+// /readyz passes once the controllers' caches are synced.
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 
 	apifeatures "github.com/openshift/api/features"
 	machinev1 "github.com/openshift/api/machine/v1beta1"
+	"github.com/openshift/machine-api-operator/pkg/controller/machine"
 	"github.com/openshift/machine-api-operator/pkg/controller/machineset"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -33,7 +37,7 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(klog.Background())
 	if err := run(*probeAddr); err != nil {
-		klog.ErrorS(err, "machine-api-operator MachineSet controller failed")
+		klog.ErrorS(err, "machine-api-operator MachineSet and Machine controllers failed")
 		os.Exit(1)
 	}
 }
@@ -62,6 +66,10 @@ func run(probeAddr string) error {
 	}
 	if err := machineset.Add(mgr, options, gate); err != nil {
 		return fmt.Errorf("MachineSet controller: %w", err)
+	}
+	actuator := newStandInActuator(mgr.GetClient(), mgr.GetAPIReader())
+	if err := machine.AddWithActuator(mgr, actuator, gate); err != nil {
+		return fmt.Errorf("Machine controller: %w", err)
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return err
