@@ -1,6 +1,6 @@
-// What the migration handshake writes on the MAPI MachineSet: its own condition
-// (merged by type), and the status fields the handshake moves. Pure.
-import type { CapiCondition, MapiCondition, MapiMachineSet } from '../api/types.js';
+// What the migration handshake writes on the MAPI object (MachineSet or Machine): its own
+// condition (merged by type), and the status fields the handshake moves. Pure.
+import type { AuthoritativeAPI, CapiCondition, KubeObject, MapiCondition } from '../api/types.js';
 import {
   boundedState,
   buildCondition,
@@ -14,7 +14,18 @@ import { patchStatus, type EventSpec, type Step, type WriteStep } from '../sync/
 
 export type Authority = 'MachineAPI' | 'ClusterAPI';
 
-/** The handshake's own condition on the MAPI MachineSet: True while a migration is wanted. */
+/** What a MAPI MachineSet and a MAPI Machine share: the fields the handshake reads and moves. */
+export interface MigratingObject extends KubeObject {
+  spec: { authoritativeAPI?: Authority };
+  status?: {
+    conditions?: MapiCondition[];
+    authoritativeAPI?: AuthoritativeAPI;
+    synchronizedAPI?: Authority;
+    synchronizedGeneration?: number;
+  };
+}
+
+/** The handshake's own condition on the MAPI object: True while a migration is wanted. */
 export const MIGRATION_CONDITION = 'MigrationProgressing';
 
 export const MigrationReason = {
@@ -22,6 +33,8 @@ export const MigrationReason = {
   MachinesNotMirrored: 'MachinesNotMirrored',
   WaitingForPause: 'WaitingForPause',
   WaitingForClusterAPIMachineSet: 'WaitingForClusterAPIMachineSet',
+  WaitingForClusterAPIMachine: 'WaitingForClusterAPIMachine',
+  WaitingForMachines: 'WaitingForMachines',
   Restarting: 'MigrationRestarting',
   Completed: 'MigrationCompleted',
   Cancelled: 'MigrationCancelled',
@@ -62,7 +75,7 @@ function migrationCondition(
  * when the condition changes, so a wait is announced once.
  */
 export function conditionWrite(
-  mapi: MapiMachineSet,
+  mapi: MigratingObject,
   now: string,
   state: MigrationState | undefined,
   note?: string,
@@ -104,7 +117,7 @@ export function conditionWrite(
  * take over from, and synchronizedGeneration 0 (allowed only when leaving Migrating).
  */
 export function finalStatus(
-  mapi: MapiMachineSet,
+  mapi: MigratingObject,
   now: string,
   to: Authority,
   state: MigrationState,

@@ -2,10 +2,12 @@
 // the way the API server would (uids, generations, finalizers, deletion), so the
 // pure plan can be driven to convergence in unit tests.
 import type {
+  CapiMachine,
   CapiMachineSet,
   Infrastructure,
   KubeObject,
   MachineTemplate,
+  MapiMachine,
   MapiMachineSet,
 } from '../../../src/api/types.js';
 import type { PlatformConverter } from '../../../src/conversion/types.js';
@@ -112,6 +114,25 @@ export function mapiMachineSet(
   };
 }
 
+/** Where one object lives in a model. */
+export interface Slot {
+  get(): KubeObject | undefined;
+  set(value: KubeObject | undefined): void;
+}
+
+/**
+ * The Machines of the MachineSet and their controllers, modelled beside the world (by
+ * default there are none). Their objects take writes through `World.write`.
+ */
+export interface MachinesModel {
+  /** The Machines as the MachineSet plan observes them. */
+  observed(): { mapi: MapiMachine[]; capi: CapiMachine[] };
+  /** Where a Machine-side object lives; undefined for objects that are not the model's. */
+  slotOf(object: KubeObject): Slot | undefined;
+  /** The Machine controllers react to the last write. */
+  act(): void;
+}
+
 export class World {
   mapi?: MapiMachineSet;
   mirror?: CapiMachineSet;
@@ -127,6 +148,8 @@ export class World {
   machineApiOperator = true;
   /** Whether the migration handshake plans before the sync, as in the controller (off: the sync alone). */
   migration = false;
+  /** The MachineSet's Machines; none when unset. */
+  machines?: MachinesModel;
   private counter = 0;
 
   constructor(mapi?: MapiMachineSet) {
@@ -145,6 +168,7 @@ export class World {
       infrastructure: this.infrastructure,
       converter: this.converter,
       platform: this.infrastructure?.status?.platformStatus?.type,
+      ...(this.machines ? { machines: this.machines.observed() } : {}),
       now: NOW,
     };
   }
@@ -168,7 +192,15 @@ export class World {
     );
   }
 
+  /** Applies a step as the API server would, then lets the other controllers react. */
   apply(step: Step): void {
+    if (step.kind === 'done') return;
+    this.write(step);
+    this.othersAct();
+  }
+
+  /** Applies a step as the API server would; nobody reacts yet. */
+  write(step: Step): void {
     if (step.kind === 'done') return;
     this.writes++;
     const object = structuredClone(step.object);
@@ -218,13 +250,13 @@ export class World {
       }
     }
     for (const event of step.events ?? []) this.events.push(event);
-    this.othersAct();
   }
 
   /** The other controllers react to the last write (and to changes made by tests). */
   othersAct(): void {
     if (this.clusterApi) this.clusterApiActs();
     if (this.machineApiOperator) this.machineApiOperatorActs();
+    this.machines?.act();
   }
 
   /**
@@ -308,10 +340,9 @@ export class World {
     mirror.metadata.resourceVersion = String(++this.counter);
   }
 
-  private slotOf(object: KubeObject): {
-    get(): KubeObject | undefined;
-    set(value: KubeObject | undefined): void;
-  } {
+  private slotOf(object: KubeObject): Slot {
+    const machineSide = this.machines?.slotOf(object);
+    if (machineSide) return machineSide;
     if (object.apiVersion.startsWith('machine.openshift.io/')) {
       return {
         get: () => this.mapi,

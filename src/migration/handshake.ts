@@ -1,0 +1,305 @@
+// The migration handshake over one subject: moves status.authoritativeAPI to what the
+// administrator asked for in spec.authoritativeAPI, one observable step at a time. Pure.
+//
+// Every state is derived from the objects alone (MAPI status, the CAPI object's
+// annotations, both sides' Paused conditions), so a restart resumes where it stopped and
+// never repeats a step wrongly.
+import type { KubeObject } from '../api/types.js';
+import { findSynchronized } from '../sync/conditions.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION, PAUSED_VALUE } from '../sync/markers.js';
+import { annotate, done, isDeleting, isPaused, type Step } from '../sync/steps.js';
+import {
+  conditionWrite,
+  finalStatus,
+  findMigration,
+  isPausedBy,
+  MigrationReason,
+  type Authority,
+  type MigrationState,
+} from './status.js';
+import type { CapiSide, Direction, Subject } from './subject.js';
+
+/**
+ * The next write of the handshake, or undefined when it has nothing to write
+ * (no migration wanted, or waiting with the reason already on the object).
+ */
+export function planHandshake(s: Subject): Step | undefined {
+  const { mapi } = s;
+  // An object being deleted follows the deletion table, whatever its authority.
+  if (isDeleting(mapi)) return undefined;
+  const wanted: Authority = mapi.spec.authoritativeAPI ?? 'MachineAPI';
+  const current = mapi.status?.authoritativeAPI;
+  if (!current) {
+    return conditionWrite(mapi, s.now, undefined, 'copying spec.authoritativeAPI into status', {
+      authoritativeAPI: wanted,
+    });
+  }
+  if (current === 'Migrating') return planHandover(s, wanted);
+  if (current === wanted) return settleWithdrawnRequest(s, current);
+  return planGate(s, current, wanted);
+}
+
+/** A request withdrawn before the gate opened leaves no "waiting" message behind. */
+function settleWithdrawnRequest(s: Subject, current: Authority) {
+  if (findMigration(s.mapi.status?.conditions)?.status !== 'True') return undefined;
+  return conditionWrite(s.mapi, s.now, {
+    status: 'False',
+    reason: MigrationReason.NotRequested,
+    message: `${current} is authoritative, as spec.authoritativeAPI asks; no migration is under way.`,
+  });
+}
+
+/**
+ * Step 2: the current authority must be fully mirrored before anything moves;
+ * entering Migrating earlier would stop the sync that has yet to catch up.
+ */
+function planGate(s: Subject, from: Authority, to: Authority): Step | undefined {
+  const waiting = gateBlocker(s, from);
+  if (waiting) {
+    return conditionWrite(s.mapi, s.now, {
+      status: 'True',
+      reason: MigrationReason.WaitingForSynchronization,
+      message: `Migration from ${from} to ${to} is waiting: ${waiting} It starts by itself once the sync has caught up; set spec.authoritativeAPI back to ${from} to withdraw the request.`,
+    });
+  }
+  const further = s.gate?.(from, to);
+  if (further) return conditionWrite(s.mapi, s.now, further);
+  return conditionWrite(
+    s.mapi,
+    s.now,
+    pausingState(s, from, to),
+    `entering Migrating (${from} → ${to})`,
+    { authoritativeAPI: 'Migrating', synchronizedAPI: from },
+    { type: 'Normal', reason: 'MigrationStarted', message: `Migrating from ${from} to ${to}.` },
+  );
+}
+
+/** Why the current authority is not fully mirrored yet, or undefined when it is. */
+function gateBlocker(s: Subject, from: Authority): string | undefined {
+  const { capi, mapi } = s;
+  if (!capi) return `the Cluster API ${s.kind} ${s.capiName} does not exist yet.`;
+  if (isDeleting(capi)) return `the Cluster API ${s.kind} ${s.capiName} is being deleted.`;
+  const synchronized = findSynchronized(mapi.status?.conditions);
+  const authoritative = from === 'MachineAPI' ? mapi : capi;
+  const generation = authoritative.metadata.generation ?? 0;
+  const synchronizedGeneration = mapi.status?.synchronizedGeneration ?? 0;
+  if (synchronized?.status === 'True' && synchronizedGeneration === generation) return undefined;
+  const which = from === 'MachineAPI' ? `this ${s.kind}` : s.capiName;
+  const condition = synchronized
+    ? `Synchronized is ${synchronized.status} (${synchronized.reason ?? 'no reason'})`
+    : 'Synchronized is not reported yet';
+  return `${condition}, and synchronizedGeneration is ${synchronizedGeneration} while the generation of ${which} (authoritative) is ${generation}.`;
+}
+
+/**
+ * Steps 4–7 while Migrating: the target is whatever spec asks now, so setting
+ * spec back to status.synchronizedAPI cancels by running the same steps home.
+ */
+function planHandover(s: Subject, to: Authority): Step | undefined {
+  const from: Authority = s.mapi.status?.synchronizedAPI ?? opposite(to);
+  const live = s.capi && !isDeleting(s.capi) ? s.capi : undefined;
+
+  // A mirror we marked MachineAPI would be deleted if the MAPI side vanished now.
+  if (live && live.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'MachineAPI') {
+    return annotate(
+      live,
+      { [AUTHORITY_ANNOTATION]: 'Migrating' },
+      `marking the CAPI ${s.noun} as migrating`,
+    );
+  }
+  return to === 'ClusterAPI'
+    ? handOverToClusterApi(s, from, live)
+    : handOverToMachineApi(s, from, live);
+}
+
+function handOverToClusterApi(
+  s: Subject,
+  from: Authority,
+  capi: CapiSide | undefined,
+): Step | undefined {
+  const { mapi } = s;
+  if (!capi) {
+    return conditionWrite(mapi, s.now, {
+      status: 'True',
+      reason: s.missingCapiReason,
+      message: `Migrating to ClusterAPI needs the Cluster API ${s.kind} ${s.capiName}, which ${s.capi ? 'is being deleted' : 'does not exist'}. Set spec.authoritativeAPI to MachineAPI to return this ${s.kind} to Machine API; the sync then creates the mirror again.`,
+    });
+  }
+  if (!isPausedBy(mapi.status?.conditions, 'True')) {
+    return conditionWrite(mapi, s.now, pausingState(s, from, 'ClusterAPI'));
+  }
+  // The old authority changed after the gate: go back, let the sync carry the
+  // change over, and migrate again (spec still asks for ClusterAPI).
+  if (
+    from === 'MachineAPI' &&
+    (mapi.metadata.generation ?? 0) !== (mapi.status?.synchronizedGeneration ?? 0)
+  ) {
+    return restart(s, 'MachineAPI', 'ClusterAPI', capi);
+  }
+  return (
+    s.follow?.('ClusterAPI', direction(from, 'ClusterAPI')) ??
+    unpause(s, capi, '') ??
+    finish(s, from, 'ClusterAPI')
+  );
+}
+
+function handOverToMachineApi(
+  s: Subject,
+  from: Authority,
+  capi: CapiSide | undefined,
+): Step | undefined {
+  const { mapi } = s;
+  if (capi) {
+    // The old authority changed after the gate: go back (checked before pausing, so that a
+    // return under way is not paused again), let the sync carry the change, migrate again.
+    if (
+      from === 'ClusterAPI' &&
+      (capi.metadata.generation ?? 0) !== (mapi.status?.synchronizedGeneration ?? 0)
+    ) {
+      return restart(s, 'ClusterAPI', 'MachineAPI', capi);
+    }
+    if (!isPaused(capi) || capi.metadata.annotations?.[AUTHORITY_ANNOTATION] !== 'Migrating') {
+      return annotate(
+        capi,
+        { [PAUSED_ANNOTATION]: PAUSED_VALUE, [AUTHORITY_ANNOTATION]: 'Migrating' },
+        `pausing the CAPI ${s.noun}`,
+      );
+    }
+  }
+  const companion = pauseCompanions(s, '');
+  if (companion) return companion;
+  if (capi && !isPausedBy(capi.status?.conditions, 'True')) {
+    return conditionWrite(mapi, s.now, pausingState(s, from, 'MachineAPI'));
+  }
+  return (
+    s.follow?.('MachineAPI', direction(from, 'MachineAPI')) ??
+    s.beforeMachineApi?.(from) ??
+    finish(s, from, 'MachineAPI')
+  );
+}
+
+/** Pauses the companions that are not paused yet, one per step. */
+function pauseCompanions(s: Subject, again: string): Step | undefined {
+  const unpaused = s.companions.find((c) => !isPaused(c));
+  if (!unpaused) return undefined;
+  return annotate(
+    unpaused,
+    { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+    `pausing the ${describe(unpaused)}${again}`,
+  );
+}
+
+/** Unpauses the companions, then the CAPI object (marking it ClusterAPI's), one per step. */
+function unpause(s: Subject, capi: CapiSide, again: string): Step | undefined {
+  const paused = s.companions.find((c) => isPaused(c));
+  if (paused) {
+    return annotate(
+      paused,
+      { [PAUSED_ANNOTATION]: null },
+      `unpausing the ${describe(paused)}${again}`,
+    );
+  }
+  if (isPaused(capi) || capi.metadata.annotations?.[AUTHORITY_ANNOTATION] !== 'ClusterAPI') {
+    return annotate(
+      capi,
+      { [PAUSED_ANNOTATION]: null, [AUTHORITY_ANNOTATION]: 'ClusterAPI' },
+      `unpausing the CAPI ${s.noun}${again}`,
+    );
+  }
+  return undefined;
+}
+
+function describe(object: KubeObject): string {
+  return `${object.kind} ${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+}
+
+/** Step 7: one status write leaves Migrating. */
+function finish(s: Subject, from: Authority, to: Authority): Step {
+  const cancelled = from === to;
+  const state: MigrationState = cancelled
+    ? {
+        status: 'False',
+        reason: MigrationReason.Cancelled,
+        message: `The migration was cancelled; ${to} is authoritative again.`,
+      }
+    : {
+        status: 'False',
+        reason: MigrationReason.Completed,
+        message: `Migrated from ${from} to ${to}; the sync now runs from ${to}.`,
+      };
+  return finalStatus(s.mapi, s.now, to, state, {
+    type: 'Normal',
+    reason: cancelled ? 'MigrationCancelled' : 'MigrationCompleted',
+    message: state.message,
+  });
+}
+
+/** The old authority changed during the handshake: return to it, then migrate again. */
+function restart(s: Subject, home: Authority, to: Authority, capi: CapiSide): Step {
+  const which = home === 'MachineAPI' ? `This ${s.kind}` : s.capiName;
+  const state: MigrationState = {
+    status: 'True',
+    reason: MigrationReason.Restarting,
+    message: `${which} changed while migrating to ${to}; ${home} is authoritative again until the change is synchronized, then the migration starts again.`,
+  };
+  if (home === 'MachineAPI') {
+    // Never two active sides: the CAPI side is paused again first.
+    if (!isPaused(capi)) {
+      return annotate(
+        capi,
+        { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+        `pausing the CAPI ${s.noun} again`,
+      );
+    }
+    const companion = pauseCompanions(s, ' again');
+    if (companion) return companion;
+    if (!isPausedBy(capi.status?.conditions, 'True')) {
+      return conditionWrite(s.mapi, s.now, state) ?? done('waiting for Cluster API to pause again');
+    }
+  }
+  const back: Direction = {
+    lead: `Returning to ${home} (${which} changed while migrating to ${to})`,
+    wayOut: '',
+  };
+  return (
+    s.follow?.(home, back) ??
+    (home === 'ClusterAPI' ? unpause(s, capi, ' again') : undefined) ??
+    finalStatus(s.mapi, s.now, home, state, {
+      type: 'Normal',
+      reason: 'MigrationRestarted',
+      message: state.message,
+    })
+  );
+}
+
+/** How messages about a handshake from `from` to `to` begin, and the way out they offer. */
+function direction(from: Authority, to: Authority): Direction {
+  if (from === to) {
+    return {
+      lead: `Returning to ${to}`,
+      wayOut: ` Set spec.authoritativeAPI to ${opposite(to)} to migrate after all.`,
+    };
+  }
+  return {
+    lead: `Migrating from ${from} to ${to}`,
+    wayOut: ` Set spec.authoritativeAPI to ${from} to cancel.`,
+  };
+}
+
+/** What step 5 waits for, said on the object. */
+function pausingState(s: Subject, from: Authority, to: Authority): MigrationState {
+  const waitingFor =
+    to === 'ClusterAPI'
+      ? `machine-api-operator to pause this ${s.kind} (its condition Paused=True, set while status.authoritativeAPI is Migrating; machine-api-operator must run with the MachineAPIMigration feature gate)`
+      : `Cluster API to pause ${s.capiName} (its condition Paused=True, set from the cluster.x-k8s.io/paused annotation)`;
+  const { lead, wayOut } = direction(from, to);
+  return {
+    status: 'True',
+    reason: MigrationReason.WaitingForPause,
+    message: `${lead}: waiting for ${waitingFor}.${wayOut}`,
+  };
+}
+
+function opposite(authority: Authority): Authority {
+  return authority === 'MachineAPI' ? 'ClusterAPI' : 'MachineAPI';
+}

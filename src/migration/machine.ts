@@ -1,0 +1,28 @@
+// The migration handshake of one Machine: the shared handshake (handshake.ts) over the MAPI
+// Machine, its CAPI Machine and its infrastructure machine, which is paused and unpaused
+// with the CAPI Machine. Pure.
+import type { MachineObserved } from '../sync/machine/observed.js';
+import { isDeleting, type Step } from '../sync/steps.js';
+import { planHandshake } from './handshake.js';
+import { MigrationReason } from './status.js';
+
+/**
+ * The next write of the Machine's handshake, or undefined when it has nothing to write (no
+ * migration wanted, the Machine is being deleted, or waiting with the reason already on it).
+ */
+export function planMachineMigration(o: MachineObserved): Step | undefined {
+  const { mapi, infrastructureMachine } = o;
+  if (!mapi) return undefined;
+  const companions =
+    infrastructureMachine && !isDeleting(infrastructureMachine) ? [infrastructureMachine] : [];
+  return planHandshake({
+    kind: 'Machine',
+    noun: 'machine',
+    mapi,
+    capi: o.mirror,
+    capiName: `${o.capiNamespace}/${o.name}`,
+    companions,
+    missingCapiReason: MigrationReason.WaitingForClusterAPIMachine,
+    now: o.now,
+  });
+}
