@@ -4,7 +4,8 @@ import type { MapiMachineSet } from '../api/types.js';
 import type { Observed } from '../sync/plan.js';
 import { patchSpec, type Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
-import { MigrationReason, type Authority, type MigrationState } from './status.js';
+import { machinesGate, planMachinesFollow } from './machines.js';
+import { MigrationReason, type Authority } from './status.js';
 import type { Subject } from './subject.js';
 
 /**
@@ -29,7 +30,8 @@ function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
     companions: [],
     missingCapiReason: MigrationReason.WaitingForClusterAPIMachineSet,
     now: o.now,
-    gate: (from, to) => machinesBlocker(o, mapi, from, to),
+    gate: (from, to) => machinesGate(o, from, to),
+    follow: (to, direction) => planMachinesFollow(o, mapi, to, direction),
     beforeMachineApi: (from) => restoreTemplateAuthority(mapi, from),
   };
 }
@@ -44,28 +46,4 @@ function restoreTemplateAuthority(mapi: MapiMachineSet, from: Authority): Step |
     { template: { spec: { authoritativeAPI: 'MachineAPI' } } },
     'giving the machines this MAPI machine set creates back to Machine API',
   );
-}
-
-/**
- * Machines are not mirrored between the APIs yet: the new authority would find
- * none of the old one's machines and create its own fleet beside them. So only
- * a MachineSet without machines moves (spec and status both at 0).
- */
-function machinesBlocker(
-  o: Observed,
-  mapi: MapiMachineSet,
-  from: Authority,
-  to: Authority,
-): MigrationState | undefined {
-  const side = from === 'MachineAPI' ? mapi : o.mirror;
-  if (!side) return undefined;
-  const wanted = side.spec.replicas ?? 1;
-  const running = side.status?.replicas ?? 0;
-  if (wanted === 0 && running === 0) return undefined;
-  const which = from === 'MachineAPI' ? 'this MachineSet' : `${o.capiNamespace}/${o.name}`;
-  return {
-    status: 'True',
-    reason: MigrationReason.MachinesNotMirrored,
-    message: `Migration from ${from} to ${to} is waiting: ${which} has machines (spec.replicas ${wanted}, status.replicas ${running}), and this version does not mirror Machines between the APIs, so ${to} would create machines of its own beside them. Scale it to 0 to migrate it, or set spec.authoritativeAPI back to ${from} to withdraw the request; it starts by itself at 0 replicas.`,
-  };
 }

@@ -164,40 +164,17 @@ describe('migration handshake', () => {
     expectClusterApiAuthoritative(world);
   });
 
-  it('holds a MachineSet with machines (they are not mirrored yet), and moves it once scaled to 0', () => {
+  it('replicas alone no longer hold a migration: Machines follow their MachineSet', () => {
     const world = synchronizedWorld(2);
     wish(world, 'ClusterAPI');
     world.converge();
-    expect(world.mapi?.status?.authoritativeAPI).to.equal('MachineAPI');
-    const waiting = condition(world.mapi, MIGRATION_CONDITION);
-    expect(waiting?.reason).to.equal(MigrationReason.MachinesNotMirrored);
-    expect(waiting?.message).to.match(/spec\.replicas 2, status\.replicas 2.*Scale it to 0/);
-    // What an administrator and machine-api-operator do: scale to 0, machines go.
-    world.mapi!.spec.replicas = 0;
-    world.mapi!.metadata.generation! += 1;
-    world.mapi!.status = {
-      ...world.mapi!.status,
-      replicas: 0,
-      observedGeneration: world.mapi!.metadata.generation,
-    };
-    world.mapi!.metadata.resourceVersion = `${world.mapi!.metadata.resourceVersion}-scaled`;
-    world.converge();
     expectClusterApiAuthoritative(world);
-  });
-
-  it('holds the way back while the authoritative CAPI MachineSet has machines', () => {
-    const world = synchronizedWorld();
-    wish(world, 'ClusterAPI');
-    world.converge();
     const mirror = world.mirror!;
     mirror.status = { ...mirror.status, replicas: 1 };
     mirror.metadata.resourceVersion = `${mirror.metadata.resourceVersion}-machine`;
     wish(world, 'MachineAPI');
     world.converge();
-    expect(world.mapi?.status?.authoritativeAPI).to.equal('ClusterAPI');
-    expect(condition(world.mapi, MIGRATION_CONDITION)?.reason).to.equal(
-      MigrationReason.MachinesNotMirrored,
-    );
+    expectMachineApiAuthoritative(world);
   });
 
   it('a request withdrawn before the gate opened leaves MachineAPI in place and says so', () => {
