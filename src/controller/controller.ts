@@ -2,10 +2,13 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import isEqual from 'lodash/isEqual.js';
 import type {
+  CapiMachine,
   CapiMachineSet,
   Infrastructure,
+  InfrastructureMachine,
   KubeObject,
   MachineTemplate,
+  MapiMachine,
   MapiMachineSet,
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
@@ -14,8 +17,10 @@ import { createEventRecorder } from '../kube/events.js';
 import { createInformer, type Informer, type InformerOptions } from '../kube/informer.js';
 import {
   CAPI_CLUSTER,
+  CAPI_MACHINE,
   CAPI_MACHINE_SET,
   INFRASTRUCTURE,
+  MAPI_MACHINE,
   MAPI_MACHINE_SET,
   type Resource,
 } from '../kube/resources.js';
@@ -24,7 +29,13 @@ import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
 import { SOURCE_ANNOTATION } from '../sync/markers.js';
-import { Reconciler, type ObjectCache, type ReconcilerOptions } from './reconciler.js';
+import { MachineReconciler, owningMachineSetName } from './machine-reconciler.js';
+import {
+  infrastructureResource,
+  Reconciler,
+  type ObjectCache,
+  type ReconcilerOptions,
+} from './reconciler.js';
 import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -59,7 +70,8 @@ export interface RunningController {
   /** The MAPI MachineSets in the cache. */
   machineSets(): MapiMachineSet[];
   reconciler: Reconciler;
-  /** Queues every known MachineSet, as a periodic resync would. */
+  machineReconciler: MachineReconciler;
+  /** Queues every known MachineSet and Machine, as a periodic resync would. */
   resyncAll(): void;
   /**
    * Stops taking keys, lets in-flight reconciles finish (for at most timeoutMs),
@@ -67,6 +79,14 @@ export interface RunningController {
    */
   stop(timeoutMs?: number): Promise<boolean>;
 }
+
+const MAPI_GROUP = 'machine.openshift.io/';
+const CAPI_GROUP = 'cluster.x-k8s.io/';
+/** Machine keys share the queue with MachineSet names, which never contain a slash. */
+const MACHINE_PREFIX = 'machine/';
+const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
+const machineName = (key: string) =>
+  key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
 
 /** An informer doubles as the reconciler's cache: its store, plus our own writes. */
 function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
@@ -106,17 +126,49 @@ export function startController(options: ControllerOptions): RunningController {
   const capiMachineSets = informer<CapiMachineSet>(CAPI_MACHINE_SET, capiNamespace);
   const clusters = informer<KubeObject>(CAPI_CLUSTER, capiNamespace);
   const infrastructures = informer<Infrastructure>(INFRASTRUCTURE);
+  const mapiMachines = informer<MapiMachine>(MAPI_MACHINE, mapiNamespace);
+  const capiMachines = informer<CapiMachine>(CAPI_MACHINE, capiNamespace);
   const templateInformers = new Map<string, Informer<MachineTemplate>>();
+  const infrastructureMachineInformers = new Map<string, Informer<InfrastructureMachine>>();
 
+  const addMachine = (name: string) => queue.add(machineKey(name));
   const resyncAll = (): void => {
     for (const machineSet of mapiMachineSets.list()) queue.add(machineSet.metadata.name);
     // CAPI MachineSets whose MAPI side is gone still need their finalizer released.
     for (const machineSet of capiMachineSets.list()) queue.add(machineSet.metadata.name);
+    for (const machine of mapiMachines.list()) addMachine(machine.metadata.name);
+    for (const machine of capiMachines.list()) addMachine(machine.metadata.name);
+  };
+  /** The Machines a MachineSet of this name owns, on either side, read their MachineSet. */
+  const addMachinesOf = (setName: string): void => {
+    for (const machine of mapiMachines.list()) {
+      if (owningMachineSetName(machine, MAPI_GROUP) === setName) addMachine(machine.metadata.name);
+    }
+    for (const machine of capiMachines.list()) {
+      if (owningMachineSetName(machine, CAPI_GROUP) === setName) addMachine(machine.metadata.name);
+    }
   };
 
-  // Event handlers only map an object to the MachineSet name it concerns.
-  mapiMachineSets.on((e) => queue.add(e.object.metadata.name));
-  capiMachineSets.on((e) => queue.add(e.object.metadata.name));
+  // Event handlers only map an object to the MachineSet or Machine keys it concerns.
+  mapiMachineSets.on((e) => {
+    queue.add(e.object.metadata.name);
+    addMachinesOf(e.object.metadata.name);
+  });
+  capiMachineSets.on((e) => {
+    queue.add(e.object.metadata.name);
+    addMachinesOf(e.object.metadata.name);
+  });
+  // A Machine wakes itself and the MachineSet that waits for it during a migration.
+  mapiMachines.on((e) => {
+    addMachine(e.object.metadata.name);
+    const set = owningMachineSetName(e.object, MAPI_GROUP);
+    if (set) queue.add(set);
+  });
+  capiMachines.on((e) => {
+    addMachine(e.object.metadata.name);
+    const set = owningMachineSetName(e.object, CAPI_GROUP);
+    if (set) queue.add(set);
+  });
   // The plan reads a Cluster's identity (for ownerReferences) and the Infrastructure's
   // spec and status: Cluster API rewriting its Cluster's status must not wake every MachineSet.
   clusters.on((e) => {
@@ -163,6 +215,47 @@ export function startController(options: ControllerOptions): RunningController {
   };
   const templates = (converter: PlatformConverter) => asCache(templateInformerFor(converter));
 
+  /** The infrastructure machine informer of a platform, started the first time it is asked for. */
+  const infrastructureMachineInformerFor = (
+    converter: PlatformConverter,
+  ): Informer<InfrastructureMachine> | undefined => {
+    const machineType = converter.machine;
+    if (!machineType) return undefined;
+    let machineInformer = infrastructureMachineInformers.get(machineType.kind);
+    if (!machineInformer) {
+      machineInformer = informer<InfrastructureMachine>(
+        infrastructureResource(machineType),
+        capiNamespace,
+      );
+      // Named like its Machine, or owned by it.
+      machineInformer.on((e) => {
+        const owner = e.object.metadata.ownerReferences?.find(
+          (r) => r.kind === 'Machine' && r.apiVersion.startsWith(CAPI_GROUP),
+        );
+        addMachine(owner?.name ?? e.object.metadata.name);
+      });
+      infrastructureMachineInformers.set(machineType.kind, machineInformer);
+      machineInformer.start();
+      logger.info('watching infrastructure machines', {
+        kind: machineType.kind,
+        namespace: capiNamespace,
+      });
+      void machineInformer.waitForSync().then(resyncAll, () => undefined);
+    }
+    return machineInformer;
+  };
+  const infrastructureMachines = (converter: PlatformConverter) => {
+    const machineInformer = infrastructureMachineInformerFor(converter);
+    return machineInformer ? asCache(machineInformer) : undefined;
+  };
+
+  const shared = {
+    writer: createObjectWriter(kubeConfig, requests),
+    events: createEventRecorder(kubeConfig, () => new Date(), requests),
+    now: () => new Date(),
+    logger,
+    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+  };
   const reconciler = new Reconciler({
     mapiNamespace,
     capiNamespace,
@@ -173,20 +266,38 @@ export function startController(options: ControllerOptions): RunningController {
       clusters: asCache(clusters),
       infrastructures: asCache(infrastructures),
       templates,
+      mapiMachines: asCache(mapiMachines),
+      capiMachines: asCache(capiMachines),
     },
     converterFor: options.converterFor,
     migration: options.migration ?? true,
-    writer: createObjectWriter(kubeConfig, requests),
-    events: createEventRecorder(kubeConfig, () => new Date(), requests),
-    now: () => new Date(),
-    logger,
-    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+    ...shared,
+  });
+  const machineReconciler = new MachineReconciler({
+    mapiNamespace,
+    capiNamespace,
+    caches: {
+      mapiMachines: asCache(mapiMachines),
+      capiMachines: asCache(capiMachines),
+      mapiMachineSets: asCache(mapiMachineSets),
+      capiMachineSets: asCache(capiMachineSets),
+      clusters: asCache(clusters),
+      infrastructures: asCache(infrastructures),
+      infrastructureMachines,
+    },
+    platform: () => reconciler.platform(),
+    converterFor: options.converterFor,
+    migration: options.migration ?? true,
+    ...shared,
   });
 
   const reconcile = async (key: string) => {
     const started = performance.now();
     try {
-      const result = await reconciler.reconcile(key);
+      const machine = machineName(key);
+      const result = machine
+        ? await machineReconciler.reconcile(machine)
+        : await reconciler.reconcile(key);
       const outcome = result.retry
         ? 'requeue'
         : result.requeueAfterMs === undefined
@@ -200,7 +311,14 @@ export function startController(options: ControllerOptions): RunningController {
     }
   };
 
-  const base = [mapiMachineSets, capiMachineSets, clusters, infrastructures];
+  const base = [
+    mapiMachineSets,
+    capiMachineSets,
+    clusters,
+    infrastructures,
+    mapiMachines,
+    capiMachines,
+  ];
   for (const i of base) i.start();
   const stopSignal = new AbortController();
   let synced = false;
@@ -208,7 +326,10 @@ export function startController(options: ControllerOptions): RunningController {
   const ready = (async () => {
     await Promise.all(base.map((i) => i.waitForSync(stopSignal.signal)));
     const converter = options.converterFor(reconciler.platform());
-    if (converter) await templateInformerFor(converter).waitForSync(stopSignal.signal);
+    if (converter) {
+      await templateInformerFor(converter).waitForSync(stopSignal.signal);
+      await infrastructureMachineInformerFor(converter)?.waitForSync(stopSignal.signal);
+    }
     synced = true;
     logger.info('caches synced', { platform: reconciler.platform() });
     if (options.leadership) {
@@ -232,6 +353,7 @@ export function startController(options: ControllerOptions): RunningController {
     synced: () => synced,
     machineSets: () => mapiMachineSets.list(),
     reconciler,
+    machineReconciler,
     resyncAll,
     async stop(timeoutMs = 30_000): Promise<boolean> {
       stopSignal.abort();
@@ -243,7 +365,12 @@ export function startController(options: ControllerOptions): RunningController {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
       ]);
       clearTimeout(timer);
-      await Promise.all([...base, ...templateInformers.values()].map((i) => i.stop()));
+      const informers = [
+        ...base,
+        ...templateInformers.values(),
+        ...infrastructureMachineInformers.values(),
+      ];
+      await Promise.all(informers.map((i) => i.stop()));
       return finished;
     },
   };

@@ -1,41 +1,35 @@
-// Reconciles one MAPI MachineSet (by name): observe both sides from the caches,
-// ask the pure plan for the next write, execute it, repeat until nothing is left.
+// Reconciles one MAPI MachineSet (by name): the migration handshake first, then the sync, on
+// what the caches hold of both sides, the templates, the cluster and the MachineSet's Machines.
 import type {
+  CapiMachine,
   CapiMachineSet,
   Infrastructure,
   KubeObject,
   MachineTemplate,
+  MapiMachine,
   MapiMachineSet,
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { describeError, isConflict, isNotFound, isPermanent, statusCode } from '../kube/errors.js';
-import type { EventRecorder } from '../kube/events.js';
 import {
   CAPI_CLUSTER,
   CAPI_MACHINE_SET,
   INFRASTRUCTURE_NAME,
+  MAPI_MACHINE,
   MAPI_MACHINE_SET,
-  objectKey,
-  resourceOf,
   type Resource,
 } from '../kube/resources.js';
-import type { ObjectWriter } from '../kube/writer.js';
-import type { Logger } from '../logging.js';
-import { stableHash } from '../sync/naming.js';
 import { planMigration } from '../migration/plan.js';
 import { planNext, type Observed } from '../sync/plan.js';
-import { reportFailure } from '../sync/report.js';
-import type { WriteStep } from '../sync/steps.js';
+import type { ReportingObject } from '../sync/report.js';
+import type { Step } from '../sync/steps.js';
+import {
+  StepReconciler,
+  type CachedResource,
+  type ObjectCache,
+  type StepReconcilerOptions,
+} from './step-reconciler.js';
 
-/** What the reconciler needs of an informer's cache; writes are fed back into it. */
-export interface ObjectCache<T extends KubeObject> {
-  get(key: string): T | undefined;
-  list(): T[];
-  hasSynced(): boolean;
-  /** Records the server's answer to our own write, ahead of the watch event. */
-  upsert(object: T): void;
-  remove(key: string): void;
-}
+export type { ObjectCache, ReconcileResult } from './step-reconciler.js';
 
 export interface ReconcilerCaches {
   mapiMachineSets: ObjectCache<MapiMachineSet>;
@@ -44,9 +38,12 @@ export interface ReconcilerCaches {
   infrastructures: ObjectCache<Infrastructure>;
   /** The template cache of the platform's kind, once the platform is known. */
   templates(converter: PlatformConverter): ObjectCache<MachineTemplate> | undefined;
+  /** Machines on both sides, when the controller mirrors them. */
+  mapiMachines?: ObjectCache<MapiMachine>;
+  capiMachines?: ObjectCache<CapiMachine>;
 }
 
-export interface ReconcilerOptions {
+export interface ReconcilerOptions extends StepReconcilerOptions {
   mapiNamespace: string;
   capiNamespace: string;
   /** Overrides the Infrastructure's platform. */
@@ -55,85 +52,33 @@ export interface ReconcilerOptions {
   converterFor: (platform: string | undefined) => PlatformConverter | undefined;
   /** Runs the migration handshake before the sync (default); off where OpenShift's own runs. */
   migration?: boolean;
-  writer: ObjectWriter;
-  events: EventRecorder;
   now: () => Date;
-  logger: Logger;
-  /** Told of every write the API server accepted (metrics, tests). */
-  onWrite?: (write: {
-    resource: Resource;
-    verb: WriteStep['kind'];
-    object: KubeObject;
-    /** What the write was for. */
-    note: string;
-  }) => void;
 }
 
-export interface ReconcileResult {
-  requeueAfterMs?: number;
-  /** Retry with the key's backoff: an expected race or a plan that did not settle, not an error. */
-  retry?: true;
+/** The resource of a platform's infrastructure kind (template or machine). */
+export function infrastructureResource(type: {
+  apiVersion: string;
+  kind: string;
+  plural: string;
+}): Resource {
+  const [group = '', version = ''] = type.apiVersion.split('/');
+  return { group, version, plural: type.plural, kind: type.kind, namespaced: true };
 }
 
-/** A plan that keeps producing writes is a bug; stop and back off rather than spin. */
-const MAX_STEPS_PER_RECONCILE = 25;
-const CACHE_WAIT_MS = 500;
-
-/** What identifies a write regardless of the resourceVersion it was conditional on. */
-function fingerprint(step: WriteStep): string {
-  const { metadata, ...rest } = step.object as KubeObject & { status?: unknown };
-  const {
-    resourceVersion: _rv,
-    managedFields: _mf,
-    generation: _g,
-    creationTimestamp: _ct,
-    ...identity
-  } = metadata;
-  const content =
-    step.kind === 'patch'
-      ? {
-          name: metadata.name,
-          namespace: metadata.namespace,
-          patch: withoutResourceVersion(step.patch),
-        }
-      : step.kind === 'delete'
-        ? { uid: metadata.uid }
-        : { ...rest, status: undefined, metadata: identity };
-  return stableHash({
-    kind: step.kind,
-    subresource: 'subresource' in step ? step.subresource : '',
-    type: `${step.object.apiVersion}/${step.object.kind}`,
-    content,
-  });
+/** The objects whose controller (owner reference with controller: true) has this uid. */
+export function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefined): T[] {
+  if (!uid) return [];
+  return objects.filter((o) =>
+    o.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid),
+  );
 }
 
-function withoutResourceVersion(patch: Extract<WriteStep, { kind: 'patch' }>['patch']): unknown {
-  if (patch.type === 'json') return patch.operations;
-  const { metadata, ...rest } = patch.body as { metadata?: Record<string, unknown> };
-  const { resourceVersion: _rv, ...meta } = metadata ?? {};
-  return { ...rest, metadata: meta };
-}
+export class Reconciler extends StepReconciler<Observed> {
+  protected readonly subject = 'machineSet';
 
-/**
- * Our cache was behind the server: a conflict, an object already gone, or a
- * failed `test` of one of our JSON patches (the API server answers that with
- * 422). Normal life, retried from fresh observations.
- */
-function isRace(step: WriteStep, err: unknown): boolean {
-  const failedTest = step.kind === 'patch' && step.patch.type === 'json' && statusCode(err) === 422;
-  return isConflict(err) || isNotFound(err) || failedTest;
-}
-
-/** Refused for good: retried only when something it was computed from changes. */
-class PermanentRefusal extends Error {}
-
-export class Reconciler {
-  /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
-  completed = 0;
-  /** Per MachineSet: the write the API server refused for good, until the plan changes. */
-  private readonly refused = new Map<string, string>();
-
-  constructor(private readonly options: ReconcilerOptions) {}
+  constructor(private readonly options: ReconcilerOptions) {
+    super(options);
+  }
 
   /** Which platform the cluster runs on: the override, else the Infrastructure's. */
   platform(): string | undefined {
@@ -145,7 +90,7 @@ export class Reconciler {
     );
   }
 
-  private observe(name: string): Observed | undefined {
+  protected observe(name: string): Observed | undefined {
     const { caches, mapiNamespace, capiNamespace } = this.options;
     const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
     const platform = this.platform();
@@ -153,171 +98,51 @@ export class Reconciler {
     const templateCache = converter ? caches.templates(converter) : undefined;
     if (converter && !templateCache?.hasSynced()) return undefined;
     const clusterName = infrastructure?.status?.infrastructureName;
+    const mapi = caches.mapiMachineSets.get(`${mapiNamespace}/${name}`);
+    const mirror = caches.capiMachineSets.get(`${capiNamespace}/${name}`);
     return {
       mapiNamespace,
       capiNamespace,
       name,
-      mapi: caches.mapiMachineSets.get(`${mapiNamespace}/${name}`),
-      mirror: caches.capiMachineSets.get(`${capiNamespace}/${name}`),
+      mapi,
+      mirror,
       templates: templateCache?.list() ?? [],
       cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
       infrastructure,
       converter,
       platform,
+      machines: {
+        mapi: controlledBy(caches.mapiMachines?.list() ?? [], mapi?.metadata.uid),
+        capi: controlledBy(caches.capiMachines?.list() ?? [], mirror?.metadata.uid),
+      },
       now: this.options.now().toISOString(),
     };
   }
 
-  async reconcile(name: string): Promise<ReconcileResult> {
-    try {
-      return await this.reconcileSteps(name);
-    } finally {
-      this.completed++;
-    }
+  protected plan(observed: Observed): Step {
+    const migration = this.options.migration === false ? undefined : planMigration(observed);
+    return migration ?? planNext(observed);
   }
 
-  private async reconcileSteps(name: string): Promise<ReconcileResult> {
-    const log = this.options.logger.child({ machineSet: name });
-    for (let steps = 0; steps < MAX_STEPS_PER_RECONCILE; steps++) {
-      const observed = this.observe(name);
-      if (!observed) return { requeueAfterMs: CACHE_WAIT_MS };
-      const migration = this.options.migration === false ? undefined : planMigration(observed);
-      const step = migration ?? planNext(observed);
-      if (step.kind === 'done') {
-        this.refused.delete(name);
-        log.debug('reconciled', { result: step.note, steps });
-        return {};
-      }
-      const id = fingerprint(step);
-      if (this.refused.get(name) === id) {
-        log.debug('write refused before; waiting for a change', { step: step.note });
-        return {};
-      }
-      try {
-        await this.execute(step, observed, log);
-        this.refused.delete(name);
-      } catch (err) {
-        if (isRace(step, err)) {
-          log.debug('write raced with another writer; retrying', {
-            step: step.note,
-            error: describeError(err),
-          });
-          return { retry: true };
-        }
-        if (err instanceof PermanentRefusal) {
-          this.refused.set(name, id);
-          return {};
-        }
-        throw err;
-      }
-    }
-    log.warn('reconcile did not settle; backing off', { steps: MAX_STEPS_PER_RECONCILE });
-    return { retry: true };
-  }
-
-  private resources(observed: Observed): Resource[] {
-    const templates = observed.converter?.template;
-    const list = [MAPI_MACHINE_SET, CAPI_MACHINE_SET, CAPI_CLUSTER];
-    if (templates) {
-      const [group = '', version = ''] = templates.apiVersion.split('/');
+  protected writable(observed: Observed): CachedResource[] {
+    const { caches } = this.options;
+    const list: CachedResource[] = [
+      { resource: MAPI_MACHINE_SET, cache: caches.mapiMachineSets },
+      { resource: CAPI_MACHINE_SET, cache: caches.capiMachineSets },
+      { resource: CAPI_CLUSTER },
+      { resource: MAPI_MACHINE, cache: caches.mapiMachines },
+    ];
+    const { converter } = observed;
+    if (converter) {
       list.push({
-        group,
-        version,
-        plural: templates.plural,
-        kind: templates.kind,
-        namespaced: true,
+        resource: infrastructureResource(converter.template),
+        cache: caches.templates(converter),
       });
     }
     return list;
   }
 
-  private cacheFor(resource: Resource, observed: Observed): ObjectCache<KubeObject> | undefined {
-    const { caches } = this.options;
-    if (resource === MAPI_MACHINE_SET) return caches.mapiMachineSets;
-    if (resource === CAPI_MACHINE_SET) return caches.capiMachineSets;
-    if (observed.converter && resource.kind === observed.converter.template.kind) {
-      return caches.templates(observed.converter);
-    }
-    return undefined;
-  }
-
-  /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */
-  private async write(step: WriteStep, observed: Observed): Promise<void> {
-    const { writer } = this.options;
-    const resource = resourceOf(step.object, this.resources(observed));
-    const cache = this.cacheFor(resource, observed);
-    const key = objectKey(step.object);
-    let answer: KubeObject | undefined;
-    switch (step.kind) {
-      case 'create':
-        answer = await writer.create(resource, step.object);
-        break;
-      case 'update':
-        answer = await writer.update(resource, step.object);
-        break;
-      case 'patch':
-        answer = await writer.patch(resource, step.object, step.patch, step.subresource);
-        break;
-      case 'delete':
-        answer = await writer.delete(resource, step.object);
-        break;
-    }
-    this.options.onWrite?.({ resource, verb: step.kind, object: step.object, note: step.note });
-    // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
-    const gone =
-      !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);
-    if (gone) cache?.remove(key);
-    else if (answer) cache?.upsert(answer);
-  }
-
-  private async execute(step: WriteStep, observed: Observed, log: Logger): Promise<void> {
-    try {
-      await this.write(step, observed);
-      log.info(step.note, { kind: step.object.kind, name: step.object.metadata.name });
-    } catch (err) {
-      if (isRace(step, err)) throw err;
-      const permanent = isPermanent(err);
-      await this.reportWriteFailure(step, observed, err, permanent, log);
-      const message = `${step.note}: ${describeError(err)}`;
-      if (permanent) {
-        log.warn('write refused by the API server; waiting for a change', {
-          step: step.note,
-          error: describeError(err),
-        });
-        throw new PermanentRefusal(message, { cause: err });
-      }
-      throw new Error(message, { cause: err });
-    }
-    if (step.events?.length && observed.mapi) {
-      for (const event of step.events) await this.options.events.record(observed.mapi, event);
-    }
-  }
-
-  /** Says on the MAPI MachineSet which write failed, once per distinct message. */
-  private async reportWriteFailure(
-    step: WriteStep,
-    observed: Observed,
-    err: unknown,
-    permanent: boolean,
-    log: Logger,
-  ): Promise<void> {
-    const mapi = observed.mapi;
-    if (!step.failure || !mapi || mapi.metadata.deletionTimestamp) return;
-    const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
-    const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
-    const message = permanent
-      ? `The API server refused ${step.note} (${what}): ${describeError(err)}. Fix the MachineSet (or what refuses it); the write is tried again when something changes.`
-      : `Failed ${step.note} (${what}): ${describeError(err)}. Retrying with backoff.`;
-    const report = reportFailure(mapi, observed.now, step.failure, message, 'already reported');
-    if (report.kind === 'done') return;
-    try {
-      await this.write(report, observed);
-      for (const event of report.events ?? []) await this.options.events.record(mapi, event);
-    } catch (reportErr) {
-      // The original failure is what gets retried; this report is best effort.
-      log.debug('could not report the failure on the MAPI machine set', {
-        error: describeError(reportErr),
-      });
-    }
+  protected reportedOn(observed: Observed): ReportingObject | undefined {
+    return observed.mapi;
   }
 }

@@ -25,6 +25,22 @@ export const CAPI_MACHINE_SET: Resource = {
   namespaced: true,
 };
 
+export const MAPI_MACHINE: Resource = {
+  group: 'machine.openshift.io',
+  version: 'v1beta1',
+  plural: 'machines',
+  kind: 'Machine',
+  namespaced: true,
+};
+
+export const CAPI_MACHINE: Resource = {
+  group: 'cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'machines',
+  kind: 'Machine',
+  namespaced: true,
+};
+
 export const CAPI_CLUSTER: Resource = {
   group: 'cluster.x-k8s.io',
   version: 'v1beta2',

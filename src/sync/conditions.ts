@@ -16,9 +16,26 @@ export const Reason = {
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
+/** The same reasons for a Machine's Synchronized condition. */
+export const MachineReason = {
+  Synchronized: 'ResourceSynchronized',
+  ConversionFailed: 'FailedToConvertMAPIMachineToCAPI',
+  ReverseConversionFailed: 'FailedToConvertCAPIMachineToMAPI',
+  InfraResourcesUnavailable: 'FailedToGetCAPIInfraResources',
+  CreateFailed: 'FailedToCreateCAPIMachine',
+  UpdateFailed: 'FailedToUpdateCAPIMachine',
+  InfraMachineUpdateFailed: 'FailedToUpdateCAPIInfraMachine',
+  MapiUpdateFailed: 'FailedToUpdateMAPIMachine',
+  AuthorityChanged: 'AuthoritativeAPIChanged',
+} as const;
+export type MachineReason = (typeof MachineReason)[keyof typeof MachineReason];
+
+/** Any reason of the Synchronized condition, on a MachineSet or a Machine. */
+export type SyncReason = Reason | MachineReason;
+
 export interface SyncState {
   status: 'True' | 'False' | 'Unknown';
-  reason: Reason;
+  reason: SyncReason;
   message: string;
 }
 

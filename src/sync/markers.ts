@@ -21,6 +21,19 @@ export const SYNCHRONIZED = 'Synchronized';
 
 /** Cluster API's own finalizers; it never removes them from a paused object. */
 export const CAPI_MACHINE_SET_FINALIZER = 'cluster.x-k8s.io/machineset';
+export const CAPI_MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
+
+/**
+ * machine-api-operator's finalizer on MAPI Machines: added while Machine API is authoritative,
+ * never removed while machine-api-operator pauses the Machine.
+ */
+export const MAPI_MACHINE_FINALIZER = 'machine.machine.openshift.io';
+
+/**
+ * On infrastructure machines we write: the hash of the spec we last wrote, so that what a
+ * provider's defaulting adds is never mistaken for a change to write again.
+ */
+export const SPEC_HASH_ANNOTATION = 'sync.machine.openshift.io/spec-hash';
 
 /**
  * On CAPI MachineSets we write: the authoritative API when we last wrote it

@@ -1,6 +1,6 @@
-// What the sync says on the MAPI MachineSet: the Synchronized condition and
+// What the sync says on the MAPI object (MachineSet or Machine): the Synchronized condition and
 // status.synchronizedGeneration, written as a patch of those fields only.
-import type { MapiMachineSet } from '../api/types.js';
+import type { KubeObject, MapiCondition } from '../api/types.js';
 import type { FieldError } from '../conversion/types.js';
 import {
   boundedState,
@@ -8,10 +8,15 @@ import {
   findSynchronized,
   synchronizedCondition,
   withCondition,
-  type Reason,
+  type SyncReason,
   type SyncState,
 } from './conditions.js';
 import { done, patchStatus, type EventSpec, type Step } from './steps.js';
+
+/** A MAPI object that reports its synchronization: a MachineSet or a Machine. */
+export interface ReportingObject extends KubeObject {
+  status?: { conditions?: MapiCondition[]; synchronizedGeneration?: number };
+}
 
 /** Field errors named in one message; the rest are counted. */
 const MAX_FIELD_ERRORS = 10;
@@ -29,7 +34,7 @@ export function formatFieldErrors(errors: FieldError[]): string {
  * synchronizedGeneration, never lowering it), or undefined when both already say so.
  */
 export function reportState(
-  mapi: MapiMachineSet,
+  mapi: ReportingObject,
   now: string,
   wanted: SyncState,
   synchronizedGeneration?: number,
@@ -53,9 +58,9 @@ export function reportState(
 
 /** Synchronized=False with a Warning event, written once per distinct message. */
 export function reportFailure(
-  mapi: MapiMachineSet,
+  mapi: ReportingObject,
   now: string,
-  reason: Reason,
+  reason: SyncReason,
   message: string,
   note: string,
 ): Step {

@@ -92,29 +92,45 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
 function specDiffers(o: Observed, mapi: MapiMachineSet, desired: Record<string, unknown>): boolean {
   if (isEqual(mapi.spec, desired)) return false;
   const current = withoutProviderSpec(mapi.spec);
-  if (!isEqual(current.rest, withoutProviderSpec(desired).rest)) return true;
-  const converter = o.converter;
-  const infrastructure = o.infrastructure;
-  if (!converter || !infrastructure) return true;
-  const convert = (value: unknown) =>
-    converter.convert(value, {
-      infrastructure,
-      path: 'spec.template.spec.providerSpec.value',
-      controlPlane: isControlPlane(mapi.spec.template?.metadata?.labels),
-    });
-  const now = convert(current.providerSpec);
-  const wanted = convert(withoutProviderSpec(desired).providerSpec);
-  return !(now.ok && wanted.ok && isEqual(now.value, wanted.value));
+  const wanted = withoutProviderSpec(desired);
+  if (!isEqual(current.rest, wanted.rest)) return true;
+  return !sameMachines(o, current.providerSpec, wanted.providerSpec, {
+    path: 'spec.template.spec.providerSpec.value',
+    controlPlane: isControlPlane(mapi.spec.template?.metadata?.labels),
+  });
 }
 
-/** The spec without its providerSpec value, and that value. */
+/**
+ * True when two providerSpecs describe the same machines: they convert to the same Cluster API
+ * spec, zone and user data. Tolerates the form another writer stores a providerSpec in.
+ */
+export function sameMachines(
+  o: Pick<Observed, 'converter' | 'infrastructure'>,
+  a: unknown,
+  b: unknown,
+  where: { path: string; controlPlane: boolean },
+): boolean {
+  const { converter, infrastructure } = o;
+  if (!converter || !infrastructure) return false;
+  const convert = (value: unknown) => converter.convert(value, { infrastructure, ...where });
+  const left = convert(a);
+  const right = convert(b);
+  return left.ok && right.ok && isEqual(left.value, right.value);
+}
+
+/** A MachineSet's spec without its template's providerSpec value, and that value. */
 function withoutProviderSpec(spec: unknown): { rest: unknown; providerSpec: unknown } {
-  const copy = structuredClone(spec) as {
-    template?: { spec?: { providerSpec?: { value?: unknown } } };
-  };
-  const providerSpec = copy.template?.spec?.providerSpec?.value;
-  if (copy.template?.spec?.providerSpec) delete copy.template.spec.providerSpec.value;
-  return { rest: copy, providerSpec };
+  const copy = structuredClone(spec) as { template?: { spec?: unknown } };
+  const inner = splitProviderSpec(copy.template?.spec);
+  return { rest: copy, providerSpec: inner };
+}
+
+/** Removes `providerSpec.value` from a machine spec (in place) and returns it. */
+export function splitProviderSpec(machineSpec: unknown): unknown {
+  const spec = machineSpec as { providerSpec?: { value?: unknown } } | undefined;
+  const value = spec?.providerSpec?.value;
+  if (spec?.providerSpec) delete spec.providerSpec.value;
+  return value;
 }
 
 interface DeprecatedV1Beta1Status {

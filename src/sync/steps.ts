@@ -1,7 +1,7 @@
 // The writes a planner can ask for, and the pure builders of the ones that touch
 // only what we own (finalizers, owned status fields, our annotations).
 import type { KubeObject, OwnerReference, Patch } from '../api/types.js';
-import type { Reason } from './conditions.js';
+import type { SyncReason } from './conditions.js';
 import { FINALIZER, PAUSED_ANNOTATION } from './markers.js';
 
 export interface EventSpec {
@@ -22,9 +22,9 @@ export type Step =
   | (Write & {
       /** Log message: what and why. */
       note: string;
-      /** How a failure of this write is reported on the MAPI MachineSet; none for MAPI writes. */
-      failure?: Reason;
-      /** Events recorded on the MAPI MachineSet once the write succeeded. */
+      /** How a failure of this write is reported on the MAPI object; none for MAPI writes. */
+      failure?: SyncReason;
+      /** Events recorded on the MAPI object (MachineSet or Machine) once the write succeeded. */
       events?: EventSpec[];
     });
 

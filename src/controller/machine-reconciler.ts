@@ -1,0 +1,127 @@
+// Reconciles one Machine (by name): the per-Machine migration handshake first, then the Machine
+// sync, on what the caches hold of both sides, the infrastructure machine and the owning
+// MachineSets.
+import type {
+  CapiMachine,
+  CapiMachineSet,
+  Infrastructure,
+  InfrastructureMachine,
+  KubeObject,
+  MapiMachine,
+  MapiMachineSet,
+} from '../api/types.js';
+import type { PlatformConverter } from '../conversion/types.js';
+import { CAPI_MACHINE, INFRASTRUCTURE_NAME, MAPI_MACHINE } from '../kube/resources.js';
+import { planMachineMigration } from '../migration/machine.js';
+import { planMachine } from '../sync/machine/plan.js';
+import type { MachineObserved } from '../sync/machine/observed.js';
+import type { ReportingObject } from '../sync/report.js';
+import type { Step } from '../sync/steps.js';
+import { infrastructureResource } from './reconciler.js';
+import {
+  StepReconciler,
+  type CachedResource,
+  type ObjectCache,
+  type StepReconcilerOptions,
+} from './step-reconciler.js';
+
+export interface MachineCaches {
+  mapiMachines: ObjectCache<MapiMachine>;
+  capiMachines: ObjectCache<CapiMachine>;
+  mapiMachineSets: ObjectCache<MapiMachineSet>;
+  capiMachineSets: ObjectCache<CapiMachineSet>;
+  clusters: ObjectCache<KubeObject>;
+  infrastructures: ObjectCache<Infrastructure>;
+  /** The infrastructure machine cache of the platform's kind, once the platform is known. */
+  infrastructureMachines(
+    converter: PlatformConverter,
+  ): ObjectCache<InfrastructureMachine> | undefined;
+}
+
+export interface MachineReconcilerOptions extends StepReconcilerOptions {
+  mapiNamespace: string;
+  capiNamespace: string;
+  caches: MachineCaches;
+  /** The cluster's platform (the Infrastructure's, or the override). */
+  platform: () => string | undefined;
+  converterFor: (platform: string | undefined) => PlatformConverter | undefined;
+  migration?: boolean;
+  now: () => Date;
+}
+
+const MAPI_GROUP = 'machine.openshift.io/';
+
+/** The name of the MachineSet of this API group that controls the object, if one does. */
+export function owningMachineSetName(object: KubeObject, groupPrefix: string): string | undefined {
+  return object.metadata.ownerReferences?.find(
+    (r) => r.controller && r.kind === 'MachineSet' && r.apiVersion.startsWith(groupPrefix),
+  )?.name;
+}
+
+export class MachineReconciler extends StepReconciler<MachineObserved> {
+  protected readonly subject = 'machine';
+
+  constructor(private readonly options: MachineReconcilerOptions) {
+    super(options);
+  }
+
+  protected observe(name: string): MachineObserved | undefined {
+    const { caches, mapiNamespace, capiNamespace } = this.options;
+    const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
+    const platform = this.options.platform();
+    const converter = this.options.converterFor(platform);
+    const infraCache = converter?.machine ? caches.infrastructureMachines(converter) : undefined;
+    if (converter?.machine && !infraCache?.hasSynced()) return undefined;
+    const mapi = caches.mapiMachines.get(`${mapiNamespace}/${name}`);
+    const mirror = caches.capiMachines.get(`${capiNamespace}/${name}`);
+    const infraName = mirror?.spec.infrastructureRef?.name ?? name;
+    const setName =
+      (mapi && owningMachineSetName(mapi, MAPI_GROUP)) ??
+      (mirror && owningMachineSetName(mirror, 'cluster.x-k8s.io/'));
+    const clusterName = infrastructure?.status?.infrastructureName;
+    return {
+      mapiNamespace,
+      capiNamespace,
+      name,
+      mapi,
+      mirror,
+      infrastructureMachine: infraCache?.get(`${capiNamespace}/${infraName}`),
+      mapiMachineSet: setName
+        ? caches.mapiMachineSets.get(`${mapiNamespace}/${setName}`)
+        : undefined,
+      capiMachineSet: setName
+        ? caches.capiMachineSets.get(`${capiNamespace}/${setName}`)
+        : undefined,
+      cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
+      infrastructure,
+      converter,
+      platform,
+      now: this.options.now().toISOString(),
+    };
+  }
+
+  protected plan(observed: MachineObserved): Step {
+    const migration = this.options.migration === false ? undefined : planMachineMigration(observed);
+    return migration ?? planMachine(observed);
+  }
+
+  protected writable(observed: MachineObserved): CachedResource[] {
+    const { caches } = this.options;
+    const list: CachedResource[] = [
+      { resource: MAPI_MACHINE, cache: caches.mapiMachines },
+      { resource: CAPI_MACHINE, cache: caches.capiMachines },
+    ];
+    const machineType = observed.converter?.machine;
+    if (observed.converter && machineType) {
+      list.push({
+        resource: infrastructureResource(machineType),
+        cache: caches.infrastructureMachines(observed.converter),
+      });
+    }
+    return list;
+  }
+
+  protected reportedOn(observed: MachineObserved): ReportingObject | undefined {
+    return observed.mapi;
+  }
+}

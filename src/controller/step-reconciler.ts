@@ -1,0 +1,255 @@
+// The loop every reconciler shares: observe one subject (a MachineSet or a Machine, by name) from
+// the caches, ask a pure plan for the next write, execute it, feed the answer back into the
+// cache, repeat until the plan says done. Races are retried quietly; a write the API server
+// refuses for good waits for a change.
+import type { KubeObject } from '../api/types.js';
+import { describeError, isConflict, isNotFound, isPermanent, statusCode } from '../kube/errors.js';
+import type { EventRecorder } from '../kube/events.js';
+import { objectKey, resourceOf, type Resource } from '../kube/resources.js';
+import type { ObjectWriter } from '../kube/writer.js';
+import type { Logger } from '../logging.js';
+import { stableHash } from '../sync/naming.js';
+import { reportFailure, type ReportingObject } from '../sync/report.js';
+import type { Step, WriteStep } from '../sync/steps.js';
+
+/** What the reconciler needs of an informer's cache; writes are fed back into it. */
+export interface ObjectCache<T extends KubeObject> {
+  get(key: string): T | undefined;
+  list(): T[];
+  hasSynced(): boolean;
+  /** Records the server's answer to our own write, ahead of the watch event. */
+  upsert(object: T): void;
+  remove(key: string): void;
+}
+
+export interface StepReconcilerOptions {
+  writer: ObjectWriter;
+  events: EventRecorder;
+  logger: Logger;
+  /** Told of every write the API server accepted (metrics, tests). */
+  onWrite?: (write: {
+    resource: Resource;
+    verb: WriteStep['kind'];
+    object: KubeObject;
+    /** What the write was for. */
+    note: string;
+  }) => void;
+}
+
+export interface ReconcileResult {
+  requeueAfterMs?: number;
+  /** Retry with the key's backoff: an expected race or a plan that did not settle, not an error. */
+  retry?: true;
+}
+
+/** What every observation carries. */
+export interface ObservedBase {
+  capiNamespace: string;
+  now: string;
+}
+
+/** A writable resource and the cache that holds its objects. */
+export interface CachedResource {
+  resource: Resource;
+  cache?: ObjectCache<KubeObject> | undefined;
+}
+
+/** A plan that keeps producing writes is a bug; stop and back off rather than spin. */
+const MAX_STEPS_PER_RECONCILE = 25;
+const CACHE_WAIT_MS = 500;
+
+/** What identifies a write regardless of the resourceVersion it was conditional on. */
+function fingerprint(step: WriteStep): string {
+  const { metadata, ...rest } = step.object as KubeObject & { status?: unknown };
+  const {
+    resourceVersion: _rv,
+    managedFields: _mf,
+    generation: _g,
+    creationTimestamp: _ct,
+    ...identity
+  } = metadata;
+  const content =
+    step.kind === 'patch'
+      ? {
+          name: metadata.name,
+          namespace: metadata.namespace,
+          patch: withoutResourceVersion(step.patch),
+        }
+      : step.kind === 'delete'
+        ? { uid: metadata.uid }
+        : { ...rest, status: undefined, metadata: identity };
+  return stableHash({
+    kind: step.kind,
+    subresource: 'subresource' in step ? step.subresource : '',
+    type: `${step.object.apiVersion}/${step.object.kind}`,
+    content,
+  });
+}
+
+function withoutResourceVersion(patch: Extract<WriteStep, { kind: 'patch' }>['patch']): unknown {
+  if (patch.type === 'json') return patch.operations;
+  const { metadata, ...rest } = patch.body as { metadata?: Record<string, unknown> };
+  const { resourceVersion: _rv, ...meta } = metadata ?? {};
+  return { ...rest, metadata: meta };
+}
+
+/**
+ * Our cache was behind the server: a conflict, an object already gone, or a
+ * failed `test` of one of our JSON patches (the API server answers that with
+ * 422). Normal life, retried from fresh observations.
+ */
+function isRace(step: WriteStep, err: unknown): boolean {
+  const failedTest = step.kind === 'patch' && step.patch.type === 'json' && statusCode(err) === 422;
+  return isConflict(err) || isNotFound(err) || failedTest;
+}
+
+/** Refused for good: retried only when something it was computed from changes. */
+class PermanentRefusal extends Error {}
+
+export abstract class StepReconciler<O extends ObservedBase> {
+  /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
+  completed = 0;
+  /** Per subject: the write the API server refused for good, until the plan changes. */
+  private readonly refused = new Map<string, string>();
+
+  constructor(private readonly base: StepReconcilerOptions) {}
+
+  /** The subject's name in logs: "machineSet" or "machine". */
+  protected abstract readonly subject: string;
+  /** What the plan needs, from the caches; undefined while a cache is not synced yet. */
+  protected abstract observe(name: string): O | undefined;
+  protected abstract plan(observed: O): Step;
+  /** The resources this subject's steps write, with their caches. */
+  protected abstract writable(observed: O): CachedResource[];
+  /** The MAPI object that events and write failures are reported on. */
+  protected abstract reportedOn(observed: O): ReportingObject | undefined;
+
+  async reconcile(name: string): Promise<ReconcileResult> {
+    try {
+      return await this.reconcileSteps(name);
+    } finally {
+      this.completed++;
+    }
+  }
+
+  private async reconcileSteps(name: string): Promise<ReconcileResult> {
+    const log = this.base.logger.child({ [this.subject]: name });
+    for (let steps = 0; steps < MAX_STEPS_PER_RECONCILE; steps++) {
+      const observed = this.observe(name);
+      if (!observed) return { requeueAfterMs: CACHE_WAIT_MS };
+      const step = this.plan(observed);
+      if (step.kind === 'done') {
+        this.refused.delete(name);
+        log.debug('reconciled', { result: step.note, steps });
+        return {};
+      }
+      const id = fingerprint(step);
+      if (this.refused.get(name) === id) {
+        log.debug('write refused before; waiting for a change', { step: step.note });
+        return {};
+      }
+      try {
+        await this.execute(step, observed, log);
+        this.refused.delete(name);
+      } catch (err) {
+        if (isRace(step, err)) {
+          log.debug('write raced with another writer; retrying', {
+            step: step.note,
+            error: describeError(err),
+          });
+          return { retry: true };
+        }
+        if (err instanceof PermanentRefusal) {
+          this.refused.set(name, id);
+          return {};
+        }
+        throw err;
+      }
+    }
+    log.warn('reconcile did not settle; backing off', { steps: MAX_STEPS_PER_RECONCILE });
+    return { retry: true };
+  }
+
+  /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */
+  private async write(step: WriteStep, observed: O): Promise<void> {
+    const { writer } = this.base;
+    const writable = this.writable(observed);
+    const resource = resourceOf(
+      step.object,
+      writable.map((w) => w.resource),
+    );
+    const cache = writable.find((w) => w.resource === resource)?.cache;
+    const key = objectKey(step.object);
+    let answer: KubeObject | undefined;
+    switch (step.kind) {
+      case 'create':
+        answer = await writer.create(resource, step.object);
+        break;
+      case 'update':
+        answer = await writer.update(resource, step.object);
+        break;
+      case 'patch':
+        answer = await writer.patch(resource, step.object, step.patch, step.subresource);
+        break;
+      case 'delete':
+        answer = await writer.delete(resource, step.object);
+        break;
+    }
+    this.base.onWrite?.({ resource, verb: step.kind, object: step.object, note: step.note });
+    // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
+    const gone =
+      !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);
+    if (gone) cache?.remove(key);
+    else if (answer) cache?.upsert(answer);
+  }
+
+  private async execute(step: WriteStep, observed: O, log: Logger): Promise<void> {
+    try {
+      await this.write(step, observed);
+      log.info(step.note, { kind: step.object.kind, name: step.object.metadata.name });
+    } catch (err) {
+      if (isRace(step, err)) throw err;
+      const permanent = isPermanent(err);
+      await this.reportWriteFailure(step, observed, err, permanent, log);
+      const message = `${step.note}: ${describeError(err)}`;
+      if (permanent) {
+        log.warn('write refused by the API server; waiting for a change', {
+          step: step.note,
+          error: describeError(err),
+        });
+        throw new PermanentRefusal(message, { cause: err });
+      }
+      throw new Error(message, { cause: err });
+    }
+    const target = this.reportedOn(observed);
+    if (step.events?.length && target) {
+      for (const event of step.events) await this.base.events.record(target, event);
+    }
+  }
+
+  /** Says on the MAPI object which write failed, once per distinct message. */
+  private async reportWriteFailure(
+    step: WriteStep,
+    observed: O,
+    err: unknown,
+    permanent: boolean,
+    log: Logger,
+  ): Promise<void> {
+    const target = this.reportedOn(observed);
+    if (!step.failure || !target || target.metadata.deletionTimestamp) return;
+    const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
+    const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
+    const message = permanent
+      ? `The API server refused ${step.note} (${what}): ${describeError(err)}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes.`
+      : `Failed ${step.note} (${what}): ${describeError(err)}. Retrying with backoff.`;
+    const report = reportFailure(target, observed.now, step.failure, message, 'already reported');
+    if (report.kind === 'done') return;
+    try {
+      await this.write(report, observed);
+      for (const event of report.events ?? []) await this.base.events.record(target, event);
+    } catch (reportErr) {
+      // The original failure is what gets retried; this report is best effort.
+      log.debug('could not report the failure', { error: describeError(reportErr) });
+    }
+  }
+}

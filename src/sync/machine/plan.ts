@@ -1,0 +1,79 @@
+// Decides the next write for one Machine from what was observed. Pure. The same shape as the
+// MachineSet plan: deletion first, nothing while the handshake runs, then the direction that
+// status.authoritativeAPI names.
+import type { CapiMachine, MapiMachine } from '../../api/types.js';
+import { findSynchronized, MachineReason } from '../conditions.js';
+import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../markers.js';
+import { reportState } from '../report.js';
+import {
+  addFinalizer,
+  annotate,
+  done,
+  hasFinalizer,
+  isDeleting,
+  isPaused,
+  type Step,
+} from '../steps.js';
+import {
+  planMachineMirrorDeletion,
+  planMachineWithoutMapi,
+  planMapiMachineDeletion,
+} from './deletion.js';
+import { planMachineForward } from './forward.js';
+import type { MachineObserved } from './observed.js';
+import { planMachineReverse, planMapiMirrorCreation } from './reverse.js';
+
+export function planMachine(o: MachineObserved): Step {
+  const { mapi, mirror } = o;
+  if (!mapi) return planMapiMirrorCreation(o) ?? planMachineWithoutMapi(o);
+  if (isDeleting(mapi)) return planMapiMachineDeletion(o, mapi);
+  if (mirror && isDeleting(mirror)) return planMachineMirrorDeletion(o, mapi, mirror);
+
+  const authority = mapi.status?.authoritativeAPI;
+  if (authority === 'Migrating') return done('authority is migrating; nothing is written');
+  if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
+    return done('status.authoritativeAPI is not set yet; nothing is written');
+  }
+  if (!findSynchronized(mapi.status?.conditions)) {
+    const step = reportState(mapi, o.now, {
+      status: 'Unknown',
+      reason: MachineReason.AuthorityChanged,
+      message: `Synchronization with ${authority} as the authoritative API is starting.`,
+    });
+    if (step) return step;
+  }
+  if (!hasFinalizer(mapi)) return addFinalizer(mapi, 'adding finalizer to MAPI Machine');
+
+  if (authority === 'MachineAPI') return planMachineForward(o, mapi, 'MachineAPI');
+  if (!mirror) {
+    // Recorded, not guessed: a CAPI Machine that existed and is gone was deleted; the MAPI
+    // mirror follows it, nothing is created again.
+    if (mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]) {
+      return {
+        kind: 'delete',
+        object: mapi,
+        note: 'deleting the MAPI mirror of an authoritative CAPI Machine that is gone',
+      };
+    }
+    return planMachineForward(o, mapi, 'ClusterAPI');
+  }
+  if (initialSyncUnderway(mapi, mirror)) return planMachineForward(o, mapi, 'ClusterAPI');
+  const uid = mirror.metadata.uid ?? '';
+  if (uid && mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION] !== uid) {
+    return annotate(
+      mapi,
+      { [CLUSTER_API_UID_ANNOTATION]: uid },
+      'recording the authoritative CAPI Machine',
+    );
+  }
+  return planMachineReverse(o, mapi, mirror);
+}
+
+/** The initial sync under ClusterAPI creates the CAPI Machine paused and unpauses it last. */
+function initialSyncUnderway(mapi: MapiMachine, mirror: CapiMachine): boolean {
+  return (
+    isPaused(mirror) &&
+    mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'ClusterAPI' &&
+    !mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]
+  );
+}
