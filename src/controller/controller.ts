@@ -88,6 +88,21 @@ const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
 const machineName = (key: string) =>
   key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
 
+/** What a MachineSet's plan (the handshake) reads of one of its Machines. */
+function readBySet(machine: MapiMachine | CapiMachine) {
+  const { generation, deletionTimestamp, ownerReferences } = machine.metadata;
+  const status = machine.status;
+  return {
+    generation,
+    deletionTimestamp,
+    ownerReferences,
+    wanted: (machine.spec as MapiMachine['spec']).authoritativeAPI,
+    authority: status?.authoritativeAPI,
+    synchronizedGeneration: status?.synchronizedGeneration,
+    synchronized: status?.conditions?.find((c) => c.type === 'Synchronized'),
+  };
+}
+
 /** An informer doubles as the reconciler's cache: its store, plus our own writes. */
 function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
   return {
@@ -158,16 +173,21 @@ export function startController(options: ControllerOptions): RunningController {
     queue.add(e.object.metadata.name);
     addMachinesOf(e.object.metadata.name);
   });
-  // A Machine wakes itself and the MachineSet that waits for it during a migration.
+  // A Machine wakes itself, and its MachineSet when something the MachineSet's plan reads of it
+  // changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of that).
   mapiMachines.on((e) => {
     addMachine(e.object.metadata.name);
     const set = owningMachineSetName(e.object, MAPI_GROUP);
-    if (set) queue.add(set);
+    if (set && (e.type !== 'update' || !isEqual(readBySet(e.old), readBySet(e.object)))) {
+      queue.add(set);
+    }
   });
   capiMachines.on((e) => {
     addMachine(e.object.metadata.name);
     const set = owningMachineSetName(e.object, CAPI_GROUP);
-    if (set) queue.add(set);
+    if (set && (e.type !== 'update' || !isEqual(readBySet(e.old), readBySet(e.object)))) {
+      queue.add(set);
+    }
   });
   // The plan reads a Cluster's identity (for ownerReferences) and the Infrastructure's
   // spec and status: Cluster API rewriting its Cluster's status must not wake every MachineSet.

@@ -23,6 +23,7 @@ import { parseOptions } from '../../src/options.js';
 import { adminConfig, controlPlane, testNamespace, uniqueName } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import {
+  INFRASTRUCTURE_MACHINE_RESOURCES,
   CAPI_NAMESPACE,
   CONTROLLER_API_USAGE,
   grantsTo,
@@ -400,10 +401,19 @@ describe('deployment manifests', function () {
           g.resource,
         );
         expect(['bind', 'escalate', 'impersonate', 'deletecollection']).to.not.include(g.verb);
-        // patch only where it is guarded: finalizers (JSON-patch test) and owned status fields
-        // (resourceVersion), on the MachineSets
+        // patch only where it is guarded: finalizers (JSON-patch test), owned status fields and
+        // annotations (resourceVersion), on the MachineSets, Machines and infrastructure machines
         if (g.verb === 'patch') {
-          expect(['machinesets', 'machinesets/status'], permissionKey(g)).to.include(g.resource);
+          expect(
+            [
+              'machinesets',
+              'machinesets/status',
+              'machines',
+              'machines/status',
+              ...INFRASTRUCTURE_MACHINE_RESOURCES,
+            ],
+            permissionKey(g),
+          ).to.include(g.resource);
         }
       }
     });

@@ -9,6 +9,7 @@ import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';
+import { MAPI_MACHINES, mapiMachines } from '../support/machines.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
@@ -161,21 +162,32 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     await waitAuthority(c, 'gated', 'ClusterAPI');
   });
 
-  /**
-   * One MachineSet per step of the handshake; `act` runs (not awaited by the
-   * controller) right after that step's write for that MachineSet.
-   */
-  it('holds a MachineSet that has machines (not mirrored yet), and migrates it once scaled to 0', async () => {
+  it('holds a MachineSet while one of its Machines cannot be mirrored, names it, and migrates once it is gone', async () => {
     const c = await start();
     await createMachineSet(
       c.mapiNamespace,
       awsMachineSet('fleet', c.mapiNamespace, { replicas: 1 }),
     );
-    // machine-api-operator creates the machine and counts it.
-    await eventually(
-      async () => expect((await getMapi(c, 'fleet'))?.status?.replicas).to.equal(1),
-      WAIT,
-    );
+    // machine-api-operator creates the machine; it is mirrored, then marked as a control-plane
+    // machine, which is out of scope and cannot be mirrored.
+    const machine = await eventually(async () => {
+      const [only] = await mapiMachines(c);
+      expect(only?.status?.synchronizedGeneration).to.equal(only?.metadata.generation);
+      return only!;
+    }, WAIT);
+    const name = machine.metadata.name;
+    await api().patchNamespacedCustomObject({
+      ...MAPI_MACHINES,
+      namespace: c.mapiNamespace,
+      name,
+      body: [
+        {
+          op: 'add',
+          path: '/metadata/labels/machine.openshift.io~1cluster-api-machine-role',
+          value: 'master',
+        },
+      ],
+    });
     await wish(c, 'fleet', 'ClusterAPI');
     const held = await eventually(async () => {
       const mapi = await getMapi(c, 'fleet');
@@ -186,11 +198,17 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       return mapi!;
     }, WAIT);
     expect(held.status?.authoritativeAPI).to.equal('MachineAPI');
-    expect(condition(held, MIGRATION_CONDITION)?.message).to.match(
-      /status\.replicas 1.*Scale it to 0/,
-    );
-    await patchMapi(c, 'fleet', [{ op: 'replace', path: '/spec/replicas', value: 0 }]);
+    expect(condition(held, MIGRATION_CONDITION)?.message).to.include(name);
+    // Deleted: machine-api-operator replaces it with a machine that is mirrored, and follows.
+    await api().deleteNamespacedCustomObject({
+      ...MAPI_MACHINES,
+      namespace: c.mapiNamespace,
+      name,
+    });
     await waitAuthority(c, 'fleet', 'ClusterAPI');
+    const [replacement] = await mapiMachines(c);
+    expect(replacement?.metadata.name).to.not.equal(name);
+    expect(replacement?.status?.authoritativeAPI).to.equal('ClusterAPI');
   });
 
   /** A synchronized MachineSet whose authority is `from`. */

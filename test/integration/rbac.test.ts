@@ -36,6 +36,7 @@ import { PLATFORM_FIXTURES } from '../support/fixtures/index.js';
 import {
   CAPI_NAMESPACE,
   grantsTo,
+  INFRASTRUCTURE_MACHINE_RESOURCES,
   loadManifests,
   MAPI_NAMESPACE,
   permissionKey,
@@ -68,6 +69,27 @@ const NOT_EXERCISED_HERE: readonly {
     verbs: ['update'],
     reason:
       'templates are created already owned by their mirror; update adopts an ownerless one, moves the pause marker when the authority changes, or releases one that others own too. Adoption is exercised here for AWS only (the owner removed by hand); the rest is unit-tested in test/unit/sync/plan.test.ts',
+  },
+  {
+    apiGroup: 'cluster.x-k8s.io',
+    resources: ['machines'],
+    verbs: ['update', 'delete'],
+    reason:
+      'a CAPI Machine mirror is updated when its MAPI Machine changes after the mirror exists, and deleted with it; both are exercised next to Cluster API in test/integration/machines.test.ts',
+  },
+  {
+    apiGroup: 'infrastructure.cluster.x-k8s.io',
+    resources: INFRASTRUCTURE_MACHINE_RESOURCES,
+    verbs: ['update', 'patch'],
+    reason:
+      'an infrastructure machine is updated when its Machine changes after it exists, and patched (paused, unpaused) by the migration handshake; exercised for AWS in test/integration/machines.test.ts, the rest unit-tested per platform',
+  },
+  {
+    apiGroup: 'machine.openshift.io',
+    resources: ['machines'],
+    verbs: ['create', 'delete'],
+    reason:
+      'MAPI mirrors are created and deleted for Machines a Cluster API-authoritative MachineSet scales up and down, exercised in test/integration/machines.test.ts',
   },
 ];
 

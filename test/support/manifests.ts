@@ -208,6 +208,14 @@ const TEMPLATE_RESOURCES = [
   'openstackmachinetemplates',
 ];
 
+export const INFRASTRUCTURE_MACHINE_RESOURCES = [
+  'awsmachines',
+  'azuremachines',
+  'gcpmachines',
+  'ibmpowervsmachines',
+  'openstackmachines',
+];
+
 /**
  * Every request the controller makes, audited from src/ (the informers list and watch; writes go
  * through src/kube/writer.ts create/replace/patch/delete and src/kube/events.ts). The
@@ -225,8 +233,22 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
   ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machinesets/status', {
     patch: 'the Synchronized condition and status.synchronizedGeneration (merge patch)',
   }),
+  ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machines', {
+    list: 'MAPI Machine informer (src/controller/controller.ts)',
+    watch: 'MAPI Machine informer',
+    create:
+      'the MAPI mirror of a Machine an authoritative CAPI MachineSet created (src/sync/machine/reverse.ts)',
+    patch:
+      "finalizers (ours; machine-api-operator's on a deleted Machine it pauses); the record of the authoritative CAPI Machine; a mirror's spec and labels; spec.authoritativeAPI of a MachineSet's Machines (src/migration/machines.ts)",
+    delete:
+      'the MAPI mirror of a deleted authoritative CAPI Machine (src/sync/machine/deletion.ts)',
+  }),
+  ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machines/status', {
+    patch:
+      "a Machine's Synchronized condition, handshake fields, and a mirror's status (merge patch)",
+  }),
   ...usage(MAPI_NAMESPACE, '', 'events', {
-    create: 'Events on the MAPI MachineSet (src/kube/events.ts)',
+    create: 'Events on the MAPI MachineSet or Machine (src/kube/events.ts)',
     get: 'a repeated Event (409 on create) is read to raise its count (src/kube/events.ts)',
     update: 'a repeated Event: count and lastTimestamp raised (src/kube/events.ts)',
   }),
@@ -241,6 +263,17 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
   ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machinesets/status', {
     patch: "the paused mirror's status fields we own, copied from MAPI (merge patch)",
   }),
+  ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machines', {
+    list: 'CAPI Machine informer',
+    watch: 'CAPI Machine informer',
+    create: 'creating the paused mirror of a MAPI Machine (src/sync/machine/forward.ts)',
+    update: 'mirror spec/labels/annotations/ownerReferences',
+    patch: "finalizers (ours, and Cluster API's on a deleted paused mirror); pausing and unpausing",
+    delete: 'deleting the mirror of a deleted MAPI Machine (or of one gone without us)',
+  }),
+  ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machines/status', {
+    patch: "a paused CAPI Machine's status, copied from MAPI (merge patch)",
+  }),
   ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'clusters', {
     list: 'CAPI Cluster informer (ownerReference of the mirrors)',
     watch: 'CAPI Cluster informer',
@@ -252,6 +285,15 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
       create: 'creating the hash-named template',
       update: 'adopting a template (ownerReference, pause marker); releasing an old one',
       delete: 'deleting an old template this controller created',
+    }),
+  ),
+  ...INFRASTRUCTURE_MACHINE_RESOURCES.flatMap((resource) =>
+    usage(CAPI_NAMESPACE, 'infrastructure.cluster.x-k8s.io', resource, {
+      list: 'infrastructure machine informer of the cluster platform (controller.ts)',
+      watch: 'infrastructure machine informer of the cluster platform',
+      create: "creating a Machine mirror's infrastructure machine, owned by the CAPI Machine",
+      update: 'a changed spec, adoption, or the pause marker on the way out of the initial sync',
+      patch: 'pausing and unpausing in the migration handshake (src/migration/)',
     }),
   ),
   ...usage(CAPI_NAMESPACE, 'coordination.k8s.io', 'leases', {
