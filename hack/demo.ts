@@ -406,62 +406,94 @@ function migrationMessage(plane: ControlPlane, name: string): void {
   ]);
 }
 
-const held = (v: HandshakeView) => v.migration === 'True MachinesNotMirrored';
 const settledAt = (authority: 'MachineAPI' | 'ClusterAPI') => (v: HandshakeView) =>
   v.status === authority &&
   (authority === 'ClusterAPI' ? v.capiPaused === 'False' : v.mapiPaused === 'False') &&
   v.synchronized?.startsWith('True') === true;
 
-/**
- * Migrates one MachineSet to Cluster API by editing spec, scales it there, and migrates it back.
- * Machines are not mirrored yet, so the handshake moves a MachineSet only at 0 replicas: it
- * says so and waits, and goes on by itself once the MachineSet is scaled down.
- */
-async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
-  banner(`migrating ${name} to Cluster API: the administrator edits spec.authoritativeAPI`);
-  wish(plane, name, 'ClusterAPI');
-  await watchHandshake(plane, name, held);
-  migrationMessage(plane, name);
-  console.log(
-    '\n  scaled to 0, the handshake goes on by itself (MAPI-PAUSED from machine-api-operator, CAPI-PAUSED from Cluster API):',
-  );
-  scale(plane, 'MAPI', name, 0);
-  await watchHandshake(plane, name, settledAt('ClusterAPI'));
+/** The label machine-api-operator puts on a MachineSet's Machines; kept on their mirrors. */
+const SET_LABEL = 'machine.openshift.io/cluster-api-machineset';
 
-  banner(`scaling ${name} on the Cluster API side, which is authoritative now`);
-  scale(plane, 'CAPI', name, 3);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const mapi = (await custom.getNamespacedCustomObject({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      name,
-    })) as MapiMachineSet;
-    if (mapi.spec.replicas === 3) break;
-    if (Date.now() > deadline) throw new Error('the replicas change did not reach Machine API');
-    await sleep(100);
-  }
-  console.log('  the MAPI MachineSet follows (it is the mirror now):');
+/** The Machines on both sides: authority and pause of each, as `oc get` shows them. */
+function showMachines(plane: ControlPlane, name: string): void {
   kubectl(plane, [
     'get',
-    'machinesets.machine.openshift.io',
-    name,
+    'machines.machine.openshift.io',
     '-n',
     MAPI_NAMESPACE,
+    '-l',
+    `${SET_LABEL}=${name}`,
     '-o',
-    `custom-columns=${SYNC_COLUMNS}`,
+    'custom-columns=MAPI MACHINE:.metadata.name,AUTHORITY:.status.authoritativeAPI,PHASE:.status.phase,SYNCHRONIZED:.status.conditions[?(@.type=="Synchronized")].status,MAPI-PAUSED:.status.conditions[?(@.type=="Paused")].status',
   ]);
+  kubectl(plane, [
+    'get',
+    'machines.cluster.x-k8s.io',
+    '-n',
+    CAPI_NAMESPACE,
+    '-l',
+    `${SET_LABEL}=${name}`,
+    '-o',
+    'custom-columns=CAPI MACHINE:.metadata.name,PAUSED-ANNOTATION:.metadata.annotations.cluster\\.x-k8s\\.io/paused,CAPI-PAUSED:.status.conditions[?(@.type=="Paused")].status,PROVIDERID:.spec.providerID',
+  ]);
+}
+
+async function waitMachineCount(plane: ControlPlane, name: string, count: number): Promise<void> {
+  const labelSelector = `${SET_LABEL}=${name}`;
+  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [mapi, capi] = (await Promise.all([
+      custom.listNamespacedCustomObject({
+        ...MAPI,
+        plural: 'machines',
+        namespace: MAPI_NAMESPACE,
+        labelSelector,
+      }),
+      custom.listNamespacedCustomObject({
+        group: 'cluster.x-k8s.io',
+        version: 'v1beta2',
+        plural: 'machines',
+        namespace: CAPI_NAMESPACE,
+        labelSelector,
+      }),
+    ])) as { items: unknown[] }[];
+    if (mapi?.items.length === count && capi?.items.length === count) return;
+    if (Date.now() > deadline) throw new Error(`the Machines did not reach ${count} on both sides`);
+    await sleep(200);
+  }
+}
+
+/**
+ * Migrates one MachineSet with its Machines to Cluster API by editing spec, scales it there,
+ * and migrates it back. The Machines follow the MachineSet: none is created or deleted.
+ */
+async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
+  banner(`the Machines of ${name}: mirrored to Cluster API, paused`);
+  showMachines(plane, name);
+
+  banner(`migrating ${name} to Cluster API: the administrator edits spec.authoritativeAPI`);
+  console.log(
+    '  (MAPI-PAUSED from machine-api-operator, CAPI-PAUSED from Cluster API; the Machines follow before the CAPI MachineSet is unpaused)',
+  );
+  wish(plane, name, 'ClusterAPI');
+  await watchHandshake(plane, name, settledAt('ClusterAPI'));
+  migrationMessage(plane, name);
+  showMachines(plane, name);
+
+  banner(`scaling ${name} to 3 on the Cluster API side, which is authoritative now`);
+  scale(plane, 'CAPI', name, 3);
+  await waitMachineCount(plane, name, 3);
+  console.log(
+    '  Cluster API created one machine; its MAPI mirror appears with authority ClusterAPI:',
+  );
+  showMachines(plane, name);
 
   banner(`migrating ${name} back to Machine API`);
   wish(plane, name, 'MachineAPI');
-  await watchHandshake(plane, name, held);
-  migrationMessage(plane, name);
-  console.log('\n  scaled to 0 on the Cluster API side, the handshake goes on by itself:');
-  scale(plane, 'CAPI', name, 0);
   await watchHandshake(plane, name, settledAt('MachineAPI'));
   migrationMessage(plane, name);
-  scale(plane, 'MAPI', name, 2);
+  showMachines(plane, name);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));
