@@ -6,10 +6,14 @@ import type { MapiCondition } from '../../src/api/types.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { getCapi, getMapi } from '../support/machine-sets.js';
 import {
   awsMachineSet,
+  CAPI,
   createMachineSet,
+  customObjects,
   DEFAULT_INFRASTRUCTURE,
+  MAPI,
   setInfrastructure,
   startTestController,
   type TestController,
@@ -80,6 +84,144 @@ describe('Machines, next to machine-api-operator and Cluster API', function () {
         kind: 'Machine',
         uid: machine.metadata.uid,
       });
+    }
+  });
+});
+
+/** Samples the Machine names on both sides until stopped: what was ever seen, and what went. */
+function watchNames(c: TestController) {
+  const seen = { mapi: new Set<string>(), capi: new Set<string>() };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (const m of await mapiMachines(c)) seen.mapi.add(m.metadata.name);
+      for (const m of await capiMachines(c)) seen.capi.add(m.metadata.name);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { mapi: [...seen.mapi].sort(), capi: [...seen.capi].sort() };
+    },
+  };
+}
+
+async function patch(
+  where: { group: string; version: string; plural: string },
+  namespace: string,
+  name: string,
+  body: object[],
+) {
+  await customObjects().patchNamespacedCustomObject({ ...where, namespace, name, body });
+}
+
+/** The MachineSet and every one of its Machines settled on `authority`. */
+async function waitAuthority(
+  c: TestController,
+  authority: 'MachineAPI' | 'ClusterAPI',
+  count: number,
+) {
+  return eventually(async () => {
+    const set = await getMapi(c, 'fleet');
+    const capiSet = await getCapi(c, 'fleet');
+    const machines = await mapiMachines(c);
+    const at = JSON.stringify({
+      set: set?.status,
+      machines: machines.map((m) => [
+        m.metadata.name,
+        m.status?.authoritativeAPI,
+        m.status?.conditions,
+      ]),
+    });
+    expect(set?.status?.authoritativeAPI, at).to.equal(authority);
+    expect(condition(set!, 'Synchronized'), at).to.include({ status: 'True' });
+    expect(machines, at).to.have.length(count);
+    for (const machine of machines) {
+      expect(machine.status?.authoritativeAPI, at).to.equal(authority);
+      expect(condition(machine, 'Synchronized'), at).to.include({ status: 'True' });
+    }
+    // The authoritative MachineSet's own controller counts the machines as its own.
+    const replicas = authority === 'ClusterAPI' ? capiSet?.status : set?.status;
+    expect(replicas?.replicas, JSON.stringify(replicas)).to.equal(count);
+    return { set: set!, capiSet: capiSet!, machines };
+  }, WAIT);
+}
+
+describe('a migration moves the machines a MachineSet has', function () {
+  this.timeout(600_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('3 Machines migrate to ClusterAPI and back without one created or deleted; scaling on CAPI is mirrored', async () => {
+    const c = await start();
+    await createMachineSet(
+      c.mapiNamespace,
+      awsMachineSet('fleet', c.mapiNamespace, { replicas: 3 }),
+    );
+    const before = await waitMirrored(c, 3);
+    await waitAuthority(c, 'MachineAPI', 3);
+    const fleet = names(before.mapi);
+
+    // To ClusterAPI, and 60 s of watching after: the same three machines on both sides.
+    const watching = watchNames(c);
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
+    ]);
+    const migrated = await waitAuthority(c, 'ClusterAPI', 3);
+    expect(migrated.capiSet.metadata.annotations).not.to.have.property(PAUSED_ANNOTATION);
+    for (const machine of await capiMachines(c)) {
+      expect(machine.metadata.annotations ?? {}).not.to.have.property(PAUSED_ANNOTATION);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    const seen = await watching.stop();
+    expect(seen.mapi, 'MAPI Machines ever seen').to.deep.equal(fleet);
+    expect(seen.capi, 'CAPI Machines ever seen').to.deep.equal(fleet);
+    expect(names(await mapiMachines(c))).to.deep.equal(fleet);
+    expect(names(await capiMachines(c))).to.deep.equal(fleet);
+
+    // Scaling up on Cluster API: one new machine, mirrored to MAPI under ClusterAPI.
+    await patch(CAPI, c.capiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/replicas', value: 4 },
+    ]);
+    const grown = await eventually(async () => {
+      const mapi = await mapiMachines(c);
+      const capi = await capiMachines(c);
+      expect(names(capi)).to.have.length(4);
+      expect(names(mapi)).to.deep.equal(names(capi));
+      const added = mapi.find((m) => !fleet.includes(m.metadata.name))!;
+      expect(added.spec.authoritativeAPI).to.equal('ClusterAPI');
+      expect(added.status?.authoritativeAPI).to.equal('ClusterAPI');
+      expect(condition(added, 'Synchronized')).to.include({ status: 'True' });
+      return names(capi);
+    }, WAIT);
+
+    // Scaling down: two machines go on both sides, nothing stays Terminating.
+    await patch(CAPI, c.capiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/replicas', value: 2 },
+    ]);
+    const shrunk = await eventually(async () => {
+      const mapi = await mapiMachines(c);
+      const capi = await capiMachines(c);
+      expect(names(capi), JSON.stringify(capi.map((m) => m.metadata))).to.have.length(2);
+      expect(names(mapi), JSON.stringify(mapi.map((m) => m.metadata))).to.deep.equal(names(capi));
+      expect(names(await awsMachines(c))).to.deep.equal(names(capi));
+      return names(capi);
+    }, WAIT);
+    expect(grown).to.include.members(shrunk);
+
+    // Back to MachineAPI: the same two machines, none created or deleted.
+    const back = watchNames(c);
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
+    ]);
+    await waitAuthority(c, 'MachineAPI', 2);
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const seenBack = await back.stop();
+    expect(seenBack.mapi).to.deep.equal(shrunk);
+    expect(seenBack.capi).to.deep.equal(shrunk);
+    for (const machine of await capiMachines(c)) {
+      expect(machine.metadata.annotations).to.include({ [PAUSED_ANNOTATION]: 'true' });
     }
   });
 });
