@@ -1,0 +1,161 @@
+// MAPI → CAPI for one Machine under Machine API: the order of writes, what each writes, and
+// what must not cause a write.
+import { expect } from 'chai';
+import type { MapiMachine } from '../../../../src/api/types.js';
+import {
+  AUTHORITY_ANNOTATION,
+  FINALIZER,
+  PAUSED_ANNOTATION,
+  SPEC_HASH_ANNOTATION,
+} from '../../../../src/sync/markers.js';
+import type { Step } from '../../../../src/sync/steps.js';
+import { CAPI_NAMESPACE } from '../../conversion/machine/support.js';
+import { MachineWorld, storedMachine } from './world.js';
+
+function synchronized(mapi: MapiMachine | undefined) {
+  return mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
+}
+
+/** Plans one step, checks it, applies it. */
+function next(world: MachineWorld, check: (step: Step) => void): Step {
+  const step = world.plan();
+  check(step);
+  world.apply(step);
+  return step;
+}
+
+describe('planMachine: MAPI → CAPI under MachineAPI', () => {
+  it('writes Synchronized=Unknown, finalizer, CAPI Machine, infrastructure machine, status, Synchronized=True', () => {
+    const world = new MachineWorld(storedMachine());
+
+    next(world, (step) => expect(step).to.include({ kind: 'patch', subresource: 'status' }));
+    expect(synchronized(world.mapi)).to.include({
+      status: 'Unknown',
+      reason: 'AuthoritativeAPIChanged',
+    });
+    expect(world.mirror).to.equal(undefined);
+
+    next(world, (step) =>
+      expect(step).to.include({ kind: 'patch' }).and.not.have.property('subresource'),
+    );
+    expect(world.mapi?.metadata.finalizers).to.deep.equal([FINALIZER]);
+
+    next(world, (step) => expect(step).to.include({ kind: 'create' }));
+    const mirror = world.mirror!;
+    expect(mirror.kind).to.equal('Machine');
+    expect(mirror.metadata.namespace).to.equal(CAPI_NAMESPACE);
+    expect(mirror.metadata.annotations).to.include({
+      [PAUSED_ANNOTATION]: 'true',
+      [AUTHORITY_ANNOTATION]: 'MachineAPI',
+    });
+    expect(mirror.metadata.finalizers).to.deep.equal([FINALIZER]);
+    expect(mirror.metadata.ownerReferences).to.deep.equal([
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineSet',
+        name: 'worker-a',
+        uid: 'capi-set-uid',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    expect(world.infra).to.equal(undefined);
+
+    next(world, (step) => expect(step).to.include({ kind: 'create' }));
+    const infra = world.infra!;
+    expect(infra.kind).to.equal('AWSMachine');
+    expect(infra.metadata.name).to.equal(mirror.metadata.name);
+    expect(infra.metadata.ownerReferences).to.deep.equal([
+      {
+        apiVersion: mirror.apiVersion,
+        kind: 'Machine',
+        name: mirror.metadata.name,
+        uid: mirror.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    expect(infra.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+    expect(infra.metadata.annotations?.[SPEC_HASH_ANNOTATION]).to.be.a('string').and.not.empty;
+
+    next(world, (step) => expect(step).to.include({ kind: 'patch', subresource: 'status' }));
+    expect(world.mirror?.status).to.deep.include({
+      phase: 'Running',
+      nodeRef: { name: 'ip-10-0-1-7.ec2.internal' },
+      addresses: [{ type: 'InternalIP', address: '10.0.1.7' }],
+      initialization: { infrastructureProvisioned: true, bootstrapDataSecretCreated: true },
+    });
+    expect(synchronized(world.mapi)?.status).to.equal('Unknown');
+
+    next(world, (step) => expect(step).to.include({ kind: 'patch', subresource: 'status' }));
+    expect(synchronized(world.mapi)).to.include({ status: 'True', reason: 'ResourceSynchronized' });
+    expect(world.mapi?.status?.synchronizedGeneration).to.equal(world.mapi?.metadata.generation);
+
+    expect(world.plan().kind).to.equal('done');
+  });
+
+  it('sets no initialization on the mirror before the instance has a providerID', () => {
+    const mapi = storedMachine();
+    delete mapi.spec.providerID;
+    const world = new MachineWorld(mapi);
+    world.converge();
+    expect(world.mirror?.status).to.not.have.property('initialization');
+    expect(world.mirror?.status?.phase).to.equal('Running');
+  });
+
+  it('does not update the CAPI Machine for a spec.deletion Cluster API defaulted', () => {
+    const world = new MachineWorld(storedMachine());
+    world.converge();
+    const spec = world.mirror!.spec as Record<string, unknown>;
+    spec.deletion = { nodeDrainTimeoutSeconds: 0, nodeVolumeDetachTimeoutSeconds: 0 };
+    expect(world.converge()).to.have.length(0);
+    expect(world.mirror?.spec).to.have.property('deletion');
+  });
+
+  it('does not update an infrastructure machine the provider defaulted (same spec-hash)', () => {
+    const world = new MachineWorld(storedMachine());
+    world.converge();
+    (world.infra!.spec as Record<string, unknown>).instanceMetadataOptions = {
+      httpTokens: 'required',
+    };
+    expect(world.converge()).to.have.length(0);
+  });
+
+  it('updates the infrastructure machine when the providerSpec changes', () => {
+    const world = new MachineWorld(storedMachine());
+    world.converge();
+    const hash = world.infra!.metadata.annotations?.[SPEC_HASH_ANNOTATION];
+    const value = world.mapi!.spec.providerSpec!.value as { instanceType: string };
+    value.instanceType = 'm6i.2xlarge';
+    world.mapi!.metadata.generation = 2;
+    const steps = world.converge();
+    expect(steps[0]).to.include({ kind: 'update', note: 'updating AWSMachine' });
+    expect(world.infra?.spec).to.include({ instanceType: 'm6i.2xlarge' });
+    expect(world.infra?.metadata.annotations?.[SPEC_HASH_ANNOTATION]).to.not.equal(hash);
+    expect(world.mapi?.status?.synchronizedGeneration).to.equal(2);
+  });
+
+  it('reports a control-plane Machine as FailedToConvertMAPIMachineToCAPI and creates nothing', () => {
+    const mapi = storedMachine();
+    mapi.metadata.labels!['machine.openshift.io/cluster-api-machine-role'] = 'master';
+    const world = new MachineWorld(mapi);
+    world.converge();
+    expect(synchronized(world.mapi)).to.include({
+      status: 'False',
+      reason: 'FailedToConvertMAPIMachineToCAPI',
+    });
+    expect(world.mirror).to.equal(undefined);
+    expect(world.infra).to.equal(undefined);
+  });
+});
+
+describe('planMachine: Migrating or no authority', () => {
+  for (const authority of ['Migrating', null] as const) {
+    it(`writes nothing when status.authoritativeAPI is ${authority ?? 'empty'}`, () => {
+      const world = new MachineWorld(storedMachine(authority));
+      const step = world.plan();
+      expect(step.kind).to.equal('done');
+      expect(world.converge()).to.have.length(0);
+    });
+  }
+});
