@@ -1,0 +1,182 @@
+// The Machine deletion table (docs/machines.md, "Deletion"): what goes, what is released, and the
+// paused owners' finalizers (Cluster API's, machine-api-operator's) that only we can remove.
+import { expect } from 'chai';
+import type { KubeObject } from '../../../../src/api/types.js';
+import {
+  AUTHORITY_ANNOTATION,
+  CAPI_MACHINE_FINALIZER,
+  CLUSTER_API_UID_ANNOTATION,
+  FINALIZER,
+  MAPI_MACHINE_FINALIZER,
+} from '../../../../src/sync/markers.js';
+import { capiCreatedMachine, MachineWorld, NOW, owningMachineSet, storedMachine } from './world.js';
+
+/** What the other controllers add: Cluster API's finalizer, machine-api-operator's. */
+function addForeignFinalizers(world: MachineWorld): void {
+  world.mapi!.metadata.finalizers = [MAPI_MACHINE_FINALIZER, ...world.mapi!.metadata.finalizers!];
+  const mirror = world.mirror!;
+  mirror.metadata.finalizers = [CAPI_MACHINE_FINALIZER, ...(mirror.metadata.finalizers ?? [])];
+}
+
+/** A converged paused mirror of a MachineAPI Machine, with everyone's finalizers. */
+function machineApiWorld(): MachineWorld {
+  const world = new MachineWorld(storedMachine('MachineAPI'));
+  world.converge();
+  addForeignFinalizers(world);
+  return world;
+}
+
+/** A converged MAPI mirror of an authoritative CAPI Machine, with everyone's finalizers. */
+function clusterApiWorld(): MachineWorld {
+  const mapi = storedMachine('ClusterAPI');
+  mapi.metadata.annotations![CLUSTER_API_UID_ANNOTATION] = 'capi-machine-uid';
+  const { machine, infra } = capiCreatedMachine();
+  const world = new MachineWorld(mapi);
+  world.mapiMachineSet = owningMachineSet('ClusterAPI');
+  world.mirror = machine;
+  world.infra = infra;
+  world.converge();
+  addForeignFinalizers(world);
+  return world;
+}
+
+function markDeleted(object: KubeObject | undefined): void {
+  object!.metadata.deletionTimestamp = NOW;
+}
+
+describe('planMachine: deletion', () => {
+  describe('MachineAPI', () => {
+    it("deletes the paused mirror of a deleted MAPI Machine, removing Cluster API's finalizer", () => {
+      const world = machineApiWorld();
+      markDeleted(world.mapi);
+      expect(world.plan()).to.include({ kind: 'delete' }).and.nested.include({
+        'object.kind': 'Machine',
+        'object.apiVersion': 'cluster.x-k8s.io/v1beta2',
+      });
+      world.apply(world.plan());
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(NOW);
+      world.apply(world.plan());
+      expect(world.mirror).to.equal(undefined);
+      world.converge();
+      // machine-api-operator deletes the instance and removes its own finalizer itself.
+      expect(world.mapi?.metadata.finalizers).to.deep.equal([MAPI_MACHINE_FINALIZER]);
+    });
+
+    it('reports a deleted mirror, releases it, and creates it again; the MAPI Machine stays', () => {
+      const world = machineApiWorld();
+      const uid = world.mirror!.metadata.uid;
+      markDeleted(world.mirror);
+      const report = world.plan();
+      expect(report).to.include({ kind: 'patch', subresource: 'status' });
+      world.apply(report);
+      expect(world.mapi?.status?.conditions?.find((c) => c.type === 'Synchronized')).to.include({
+        status: 'False',
+        reason: 'FailedToUpdateCAPIMachine',
+      });
+      world.apply(world.plan());
+      expect(world.mirror).to.equal(undefined);
+      const steps = world.converge();
+      expect(steps.some((s) => s.kind === 'delete')).to.equal(false);
+      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror?.metadata.uid).to.be.a('string').and.not.equal(uid);
+    });
+
+    it('never deletes the MAPI Machine because its mirror went', () => {
+      const world = machineApiWorld();
+      world.mirror = undefined;
+      world.infra = undefined;
+      const steps = world.converge();
+      expect(steps.filter((s) => s.kind === 'delete')).to.deep.equal([]);
+      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror).to.not.equal(undefined);
+    });
+  });
+
+  describe('ClusterAPI', () => {
+    it("deletes the MAPI mirror of a deleted CAPI Machine and removes machine-api-operator's finalizer", () => {
+      const world = clusterApiWorld();
+      markDeleted(world.mirror);
+      expect(world.plan()).to.include({ kind: 'delete' }).and.nested.include({
+        'object.kind': 'Machine',
+        'object.apiVersion': 'machine.openshift.io/v1beta1',
+      });
+      world.converge();
+      expect(world.mapi).to.equal(undefined);
+      // Cluster API finishes the deletion of an unpaused Machine and removes its own finalizer.
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
+    });
+
+    it('deletes the MAPI mirror when the recorded CAPI Machine is gone', () => {
+      const world = clusterApiWorld();
+      world.mirror = undefined;
+      world.infra = undefined;
+      world.converge();
+      expect(world.mapi).to.equal(undefined);
+      expect(world.mirror).to.equal(undefined);
+    });
+
+    it("releases a deleted MAPI Machine with machine-api-operator's finalizer; the CAPI Machine stays", () => {
+      const world = clusterApiWorld();
+      world.mirror!.metadata.finalizers = [CAPI_MACHINE_FINALIZER, FINALIZER];
+      markDeleted(world.mapi);
+      const steps = world.converge();
+      expect(steps.filter((s) => s.kind === 'delete')).to.deep.equal([]);
+      // The MAPI mirror of a Machine of an authoritative MachineSet comes back at once.
+      expect(world.mapi?.metadata.uid).to.not.equal('mapi-machine-uid');
+      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
+    });
+
+    it('never deletes the CAPI Machine because its MAPI mirror went', () => {
+      const world = clusterApiWorld();
+      world.mapiMachineSet = undefined;
+      world.mapi = undefined;
+      const steps = world.converge();
+      expect(steps).to.deep.equal([]);
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
+    });
+  });
+
+  describe('Migrating', () => {
+    it("releases a deleted MAPI Machine with machine-api-operator's finalizer and keeps the CAPI Machine", () => {
+      const world = machineApiWorld();
+      world.mapi!.status!.authoritativeAPI = 'Migrating';
+      markDeleted(world.mapi);
+      const steps = world.converge();
+      expect(steps.filter((s) => s.kind === 'delete')).to.deep.equal([]);
+      expect(world.mapi).to.equal(undefined);
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
+    });
+
+    it('releases a deleted CAPI Machine and keeps the MAPI Machine', () => {
+      const world = machineApiWorld();
+      world.mapi!.status!.authoritativeAPI = 'Migrating';
+      markDeleted(world.mirror);
+      const steps = world.converge();
+      expect(steps.filter((s) => s.kind === 'delete')).to.deep.equal([]);
+      expect(world.mirror).to.equal(undefined);
+      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
+      expect(world.mapi?.metadata.finalizers).to.include(MAPI_MACHINE_FINALIZER);
+    });
+  });
+
+  describe('MAPI Machine gone without us', () => {
+    it("deletes a paused mirror marked MachineAPI, with Cluster API's finalizer", () => {
+      const world = machineApiWorld();
+      world.mapi = undefined;
+      world.converge();
+      expect(world.mirror).to.equal(undefined);
+    });
+
+    it('only releases a paused mirror marked ClusterAPI', () => {
+      const world = machineApiWorld();
+      world.mirror!.metadata.annotations![AUTHORITY_ANNOTATION] = 'ClusterAPI';
+      world.mapi = undefined;
+      const steps = world.converge();
+      expect(steps.filter((s) => s.kind === 'delete')).to.deep.equal([]);
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
+    });
+  });
+});
