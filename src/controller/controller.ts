@@ -89,17 +89,19 @@ const machineName = (key: string) =>
   key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
 
 /** What a MachineSet's plan (the handshake) reads of one of its Machines. */
-function readBySet(machine: MapiMachine | CapiMachine) {
+function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
   const { generation, deletionTimestamp, ownerReferences } = machine.metadata;
-  const status = machine.status;
+  // A CAPI Machine has none of the MAPI fields: they read as undefined.
+  const spec: Partial<MapiMachine['spec']> = machine.spec ?? {};
+  const status: NonNullable<MapiMachine['status']> = machine.status ?? {};
   return {
     generation,
     deletionTimestamp,
     ownerReferences,
-    wanted: (machine.spec as MapiMachine['spec']).authoritativeAPI,
-    authority: status?.authoritativeAPI,
-    synchronizedGeneration: status?.synchronizedGeneration,
-    synchronized: status?.conditions?.find((c) => c.type === 'Synchronized'),
+    wanted: spec.authoritativeAPI,
+    authority: status.authoritativeAPI,
+    synchronizedGeneration: status.synchronizedGeneration,
+    synchronized: status.conditions?.find((c) => c.type === 'Synchronized'),
   };
 }
 

@@ -17,7 +17,7 @@ import type {
 import { convertMachineSet } from '../conversion/machine-set/index.js';
 import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { findSynchronized, Reason } from './conditions.js';
+import { Reason } from './conditions.js';
 import { planMapiDeletion, planMirrorDeletion, planWithoutMapi } from './deletion.js';
 import {
   AUTHORITY_ANNOTATION,
@@ -29,7 +29,7 @@ import {
 } from './markers.js';
 import { planMirrorStatus } from './mirror-status.js';
 import { planReverseSync } from './reverse.js';
-import { formatFieldErrors, reportFailure, reportState } from './report.js';
+import { formatFieldErrors, planSyncStart, reportFailure, reportState } from './report.js';
 import {
   addFinalizer,
   annotate,
@@ -76,23 +76,11 @@ export function planNext(o: Observed): Step {
   if (isDeleting(mapi)) return planMapiDeletion(o, mapi);
   if (mirror && isDeleting(mirror)) return planMirrorDeletion(o, mapi, mirror);
 
-  const authority = mapi.status?.authoritativeAPI;
-  // Migrating belongs to the migration handshake, and an empty authority to
-  // whoever copies spec into status first: the sync writes nothing at all.
-  if (authority === 'Migrating') return done('authority is migrating; nothing is written');
-  if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
-    return done('status.authoritativeAPI is not set yet; nothing is written');
-  }
-
-  if (!findSynchronized(mapi.status?.conditions)) {
-    const step = reportState(mapi, o.now, {
-      status: 'Unknown',
-      reason: Reason.AuthorityChanged,
-      message: `Synchronization with ${authority} as the authoritative API is starting.`,
-    });
-    if (step) return step;
-  }
-  if (!hasFinalizer(mapi)) return addFinalizer(mapi, 'adding finalizer to MAPI machine set');
+  // Migrating belongs to the migration handshake, and an empty authority to whoever copies
+  // spec into status first: the sync writes nothing at all.
+  const start = planSyncStart(mapi, o.now, 'adding finalizer to MAPI machine set');
+  if ('step' in start) return start.step;
+  const { authority } = start;
 
   if (authority === 'MachineAPI') return planSync(o, mapi, 'MachineAPI');
   if (!mirror) {

@@ -1,21 +1,62 @@
 // What the sync says on the MAPI object (MachineSet or Machine): the Synchronized condition and
 // status.synchronizedGeneration, written as a patch of those fields only.
-import type { KubeObject, MapiCondition } from '../api/types.js';
+import type { AuthoritativeAPI, KubeObject, MapiCondition } from '../api/types.js';
 import type { FieldError } from '../conversion/types.js';
 import {
   boundedState,
   conditionDiffers,
   findSynchronized,
+  Reason,
   synchronizedCondition,
   withCondition,
   type SyncReason,
   type SyncState,
 } from './conditions.js';
-import { done, patchStatus, type EventSpec, type Step } from './steps.js';
+import {
+  addFinalizer,
+  done,
+  hasFinalizer,
+  patchStatus,
+  type EventSpec,
+  type Step,
+} from './steps.js';
 
 /** A MAPI object that reports its synchronization: a MachineSet or a Machine. */
 export interface ReportingObject extends KubeObject {
-  status?: { conditions?: MapiCondition[]; synchronizedGeneration?: number };
+  status?: {
+    conditions?: MapiCondition[];
+    synchronizedGeneration?: number;
+    authoritativeAPI?: AuthoritativeAPI;
+  };
+}
+
+/**
+ * What every sync does first on a MAPI object that is not being deleted: nothing while the
+ * handshake owns it (Migrating) or before anyone copied spec into status; then the first-visit
+ * condition and our finalizer. Either that step, or the authority to sync from.
+ */
+export function planSyncStart(
+  mapi: ReportingObject,
+  now: string,
+  finalizerNote: string,
+): { step: Step } | { authority: 'MachineAPI' | 'ClusterAPI' } {
+  const authority = mapi.status?.authoritativeAPI;
+  if (authority === 'Migrating') {
+    return { step: done('authority is migrating; nothing is written') };
+  }
+  if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
+    return { step: done('status.authoritativeAPI is not set yet; nothing is written') };
+  }
+  if (!findSynchronized(mapi.status?.conditions)) {
+    const step = reportState(mapi, now, {
+      status: 'Unknown',
+      reason: Reason.AuthorityChanged,
+      message: `Synchronization with ${authority} as the authoritative API is starting.`,
+    });
+    if (step) return { step };
+  }
+  if (!hasFinalizer(mapi)) return { step: addFinalizer(mapi, finalizerNote) };
+  return { authority };
 }
 
 /** Field errors named in one message; the rest are counted. */

@@ -2,18 +2,9 @@
 // MachineSet plan: deletion first, nothing while the handshake runs, then the direction that
 // status.authoritativeAPI names.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
-import { findSynchronized, MachineReason } from '../conditions.js';
 import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../markers.js';
-import { reportState } from '../report.js';
-import {
-  addFinalizer,
-  annotate,
-  done,
-  hasFinalizer,
-  isDeleting,
-  isPaused,
-  type Step,
-} from '../steps.js';
+import { planSyncStart } from '../report.js';
+import { annotate, isDeleting, isPaused, type Step } from '../steps.js';
 import {
   planMachineMirrorDeletion,
   planMachineWithoutMapi,
@@ -29,21 +20,9 @@ export function planMachine(o: MachineObserved): Step {
   if (isDeleting(mapi)) return planMapiMachineDeletion(o, mapi);
   if (mirror && isDeleting(mirror)) return planMachineMirrorDeletion(o, mapi, mirror);
 
-  const authority = mapi.status?.authoritativeAPI;
-  if (authority === 'Migrating') return done('authority is migrating; nothing is written');
-  if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
-    return done('status.authoritativeAPI is not set yet; nothing is written');
-  }
-  if (!findSynchronized(mapi.status?.conditions)) {
-    const step = reportState(mapi, o.now, {
-      status: 'Unknown',
-      reason: MachineReason.AuthorityChanged,
-      message: `Synchronization with ${authority} as the authoritative API is starting.`,
-    });
-    if (step) return step;
-  }
-  if (!hasFinalizer(mapi)) return addFinalizer(mapi, 'adding finalizer to MAPI Machine');
-
+  const start = planSyncStart(mapi, o.now, 'adding finalizer to MAPI Machine');
+  if ('step' in start) return start.step;
+  const { authority } = start;
   if (authority === 'MachineAPI') return planMachineForward(o, mapi, 'MachineAPI');
   if (!mirror) {
     // Recorded, not guessed: a CAPI Machine that existed and is gone was deleted; the MAPI
