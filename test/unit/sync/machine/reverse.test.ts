@@ -51,10 +51,7 @@ describe('planMachine: CAPI → MAPI', () => {
 
   it('then mirrors the CAPI Machine status and reports Synchronized=True at its generation', () => {
     const world = scaledUpWorld();
-    world.mirror!.status = {
-      phase: 'Running',
-      nodeRef: { name: 'ip-10-0-1-7.ec2.internal' },
-    } as NonNullable<(typeof world.mirror)['status']>;
+    world.mirror!.status = { phase: 'Running', nodeRef: { name: 'ip-10-0-1-7.ec2.internal' } };
     world.apply(world.plan());
     // machine-api-operator copies spec.authoritativeAPI into the status of a new Machine.
     world.mapi!.status = { authoritativeAPI: 'ClusterAPI' };
