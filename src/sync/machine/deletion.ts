@@ -108,6 +108,17 @@ export function planMachineMirrorDeletion(
   return releaseDeletedMirror(mirror) ?? done('waiting for the deleted CAPI Machine to go');
 }
 
+/**
+ * The MAPI MachineSet that owns the Machine is being deleted, and its Machines go with it (the
+ * garbage collector deletes them, and the CAPI mirrors with the CAPI MachineSet): nothing to
+ * report or recreate, only a deleted mirror to release.
+ */
+export function planWhileMachineSetDeleted(o: MachineObserved): Step {
+  const { mirror } = o;
+  const release = mirror && isDeleting(mirror) ? releaseDeletedMirror(mirror) : undefined;
+  return release ?? done('its MachineSet is being deleted; the Machine goes with it');
+}
+
 /** No MAPI Machine of this name, and no MAPI mirror to create: let go of what we held. */
 export function planMachineWithoutMapi(o: MachineObserved): Step {
   const { mirror } = o;

@@ -9,6 +9,7 @@ import {
   planMachineMirrorDeletion,
   planMachineWithoutMapi,
   planMapiMachineDeletion,
+  planWhileMachineSetDeleted,
 } from './deletion.js';
 import { planMachineForward } from './forward.js';
 import type { MachineObserved } from './observed.js';
@@ -18,6 +19,7 @@ export function planMachine(o: MachineObserved): Step {
   const { mapi, mirror } = o;
   if (!mapi) return planMapiMirrorCreation(o) ?? planMachineWithoutMapi(o);
   if (isDeleting(mapi)) return planMapiMachineDeletion(o, mapi);
+  if (o.mapiMachineSet && isDeleting(o.mapiMachineSet)) return planWhileMachineSetDeleted(o);
   if (mirror && isDeleting(mirror)) return planMachineMirrorDeletion(o, mapi, mirror);
 
   const start = planSyncStart(mapi, o.now, 'adding finalizer to MAPI Machine');
