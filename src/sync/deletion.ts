@@ -6,7 +6,7 @@
 // finalizer, which Cluster API never removes while it is paused; whenever we
 // let a paused mirror go, we remove that finalizer too, or it stays
 // Terminating for ever.
-import type { CapiMachineSet, MapiMachineSet } from '../api/types.js';
+import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../api/types.js';
 import { Reason } from './conditions.js';
 import { AUTHORITY_ANNOTATION, CAPI_MACHINE_SET_FINALIZER, FINALIZER } from './markers.js';
 import type { Observed } from './plan.js';
@@ -14,25 +14,32 @@ import { reportFailure } from './report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
 import { planStaleTemplates } from './templates.js';
 
-/** Our paused mirror of an authoritative MAPI MachineSet: nobody else acts on it. */
-function isOurPausedMirror(mirror: CapiMachineSet): boolean {
+/** Our paused mirror of an authoritative MAPI object: nobody else acts on it. */
+export function isOurPausedMirror(mirror: KubeObject): boolean {
   return isPaused(mirror) && mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'MachineAPI';
 }
 
 /**
- * Lets a deleted CAPI MachineSet go: our finalizer, and Cluster API's too when
+ * Lets a deleted CAPI object go: our finalizer, and Cluster API's own (`capiFinalizer`) too when
  * it is paused (Cluster API then never will). Undefined when nothing of that is left.
  */
-function releaseDeletedMirror(mirror: CapiMachineSet): Step | undefined {
-  const names = isPaused(mirror) ? [FINALIZER, CAPI_MACHINE_SET_FINALIZER] : [FINALIZER];
+export function releaseDeletedMirror(
+  mirror: KubeObject,
+  capiFinalizer: string,
+  what: string,
+): Step | undefined {
+  const paused = isPaused(mirror);
   return removeFinalizers(
     mirror,
-    names,
-    isPaused(mirror)
-      ? "releasing the deleted paused CAPI machine set (our and Cluster API's finalizers)"
-      : 'releasing the deleted CAPI machine set (Cluster API finishes its own deletion)',
+    paused ? [FINALIZER, capiFinalizer] : [FINALIZER],
+    paused
+      ? `releasing the deleted paused ${what} (our and Cluster API's finalizers)`
+      : `releasing the deleted ${what} (Cluster API finishes its own deletion)`,
   );
 }
+
+const releaseMachineSet = (mirror: CapiMachineSet) =>
+  releaseDeletedMirror(mirror, CAPI_MACHINE_SET_FINALIZER, 'CAPI machine set');
 
 /** The MAPI MachineSet is being deleted. */
 export function planMapiDeletion(o: Observed, mapi: MapiMachineSet): Step {
@@ -48,7 +55,7 @@ export function planMapiDeletion(o: Observed, mapi: MapiMachineSet): Step {
         note: 'deleting the mirror of a deleted MAPI machine set',
       };
     }
-    return releaseDeletedMirror(mirror) ?? done('waiting for the deleted mirror to go');
+    return releaseMachineSet(mirror) ?? done('waiting for the deleted mirror to go');
   }
   if (mirror) {
     // The CAPI side is, or may become, authoritative: it stays, only our finalizer leaves it.
@@ -94,7 +101,7 @@ export function planMirrorDeletion(
     if (report.kind !== 'done') return report;
   }
   // Migrating or not set: release what is deleted, never delete the other side.
-  return releaseDeletedMirror(mirror) ?? done('waiting for the deleted CAPI machine set to go');
+  return releaseMachineSet(mirror) ?? done('waiting for the deleted CAPI machine set to go');
 }
 
 /** No MAPI MachineSet of this name: let go of whatever we held for it. */
@@ -109,7 +116,7 @@ export function planWithoutMapi(o: Observed): Step {
         note: 'deleting the mirror of a MAPI machine set that is gone',
       };
     }
-    return releaseDeletedMirror(mirror) ?? done('waiting for the deleted mirror to go');
+    return releaseMachineSet(mirror) ?? done('waiting for the deleted mirror to go');
   }
   if (mirror) {
     return (

@@ -7,32 +7,15 @@
 // deleted because its mirror went away.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { MachineReason } from '../conditions.js';
-import {
-  AUTHORITY_ANNOTATION,
-  CAPI_MACHINE_FINALIZER,
-  FINALIZER,
-  MAPI_MACHINE_FINALIZER,
-} from '../markers.js';
+import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../markers.js';
+import { isOurPausedMirror, releaseDeletedMirror } from '../deletion.js';
 import { reportFailure } from '../report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
 
-/** Our paused mirror of an authoritative MAPI Machine: nobody else acts on it. */
-function isOurPausedMirror(mirror: CapiMachine): boolean {
-  return isPaused(mirror) && mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'MachineAPI';
-}
-
 /** Lets a deleted CAPI Machine go: our finalizer, and Cluster API's too while it is paused. */
-function releaseDeletedMirror(mirror: CapiMachine): Step | undefined {
-  const paused = isPaused(mirror);
-  return removeFinalizers(
-    mirror,
-    paused ? [FINALIZER, CAPI_MACHINE_FINALIZER] : [FINALIZER],
-    paused
-      ? "releasing the deleted paused CAPI Machine (our and Cluster API's finalizers)"
-      : 'releasing the deleted CAPI Machine (Cluster API finishes its own deletion)',
-  );
-}
+const releaseMachine = (mirror: CapiMachine) =>
+  releaseDeletedMirror(mirror, CAPI_MACHINE_FINALIZER, 'CAPI Machine');
 
 /** True when machine-api-operator pauses this MAPI Machine and so never releases it. */
 function pausedByMachineApiOperator(mapi: MapiMachine): boolean {
@@ -66,7 +49,7 @@ export function planMapiMachineDeletion(o: MachineObserved, mapi: MapiMachine): 
         note: 'deleting the mirror of a deleted MAPI Machine',
       };
     }
-    const release = releaseDeletedMirror(mirror);
+    const release = releaseMachine(mirror);
     if (release) return release;
   } else if (mirror) {
     // The CAPI Machine is, or may become, authoritative: it stays; only our finalizer leaves it.
@@ -105,7 +88,7 @@ export function planMachineMirrorDeletion(
     );
     if (report.kind !== 'done') return report;
   }
-  return releaseDeletedMirror(mirror) ?? done('waiting for the deleted CAPI Machine to go');
+  return releaseMachine(mirror) ?? done('waiting for the deleted CAPI Machine to go');
 }
 
 /**
@@ -115,7 +98,7 @@ export function planMachineMirrorDeletion(
  */
 export function planWhileMachineSetDeleted(o: MachineObserved): Step {
   const { mirror } = o;
-  const release = mirror && isDeleting(mirror) ? releaseDeletedMirror(mirror) : undefined;
+  const release = mirror && isDeleting(mirror) ? releaseMachine(mirror) : undefined;
   return release ?? done('its MachineSet is being deleted; the Machine goes with it');
 }
 
@@ -130,7 +113,7 @@ export function planMachineWithoutMapi(o: MachineObserved): Step {
         note: 'deleting the mirror of a MAPI Machine that is gone',
       };
     }
-    return releaseDeletedMirror(mirror) ?? done('waiting for the deleted mirror to go');
+    return releaseMachine(mirror) ?? done('waiting for the deleted mirror to go');
   }
   if (mirror) {
     return (
