@@ -16,7 +16,7 @@ import { planMachineMigration } from '../migration/machine.js';
 import { planMachine } from '../sync/machine/plan.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
 import type { ReportingObject } from '../sync/report.js';
-import type { Step } from '../sync/steps.js';
+import { controllingMachineSet, type Step } from '../sync/steps.js';
 import { infrastructureResource } from './reconciler.js';
 import {
   StepReconciler,
@@ -53,9 +53,7 @@ const MAPI_GROUP = 'machine.openshift.io/';
 
 /** The name of the MachineSet of this API group that controls the object, if one does. */
 export function owningMachineSetName(object: KubeObject, groupPrefix: string): string | undefined {
-  return object.metadata.ownerReferences?.find(
-    (r) => r.controller && r.kind === 'MachineSet' && r.apiVersion.startsWith(groupPrefix),
-  )?.name;
+  return controllingMachineSet(object, groupPrefix)?.name;
 }
 
 export class MachineReconciler extends StepReconciler<MachineObserved> {

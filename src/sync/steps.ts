@@ -57,6 +57,16 @@ export function isOwnedBy(object: KubeObject, owner: KubeObject): boolean {
   return object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid) ?? false;
 }
 
+/** The owner reference of the MachineSet of this API group that controls the object, if one does. */
+export function controllingMachineSet(
+  object: KubeObject,
+  groupPrefix: string,
+): OwnerReference | undefined {
+  return object.metadata.ownerReferences?.find(
+    (r) => r.controller && r.kind === 'MachineSet' && r.apiVersion.startsWith(groupPrefix),
+  );
+}
+
 /** A merge patch of `fields`, conditional on the resourceVersion observed. */
 function guardedMergePatch(
   object: KubeObject,

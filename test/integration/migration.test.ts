@@ -172,7 +172,8 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     // machine, which is out of scope and cannot be mirrored.
     const machine = await eventually(async () => {
       const [only] = await mapiMachines(c);
-      expect(only?.status?.synchronizedGeneration).to.equal(only?.metadata.generation);
+      expect(only, 'the MachineSet has its Machine').to.not.equal(undefined);
+      expect(only!.status?.synchronizedGeneration).to.equal(only!.metadata.generation);
       return only!;
     }, WAIT);
     const name = machine.metadata.name;

@@ -4,7 +4,7 @@
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../markers.js';
 import { planSyncStart } from '../report.js';
-import { annotate, isDeleting, isPaused, type Step } from '../steps.js';
+import { annotate, controllingMachineSet, isDeleting, isPaused, type Step } from '../steps.js';
 import {
   planMachineMirrorDeletion,
   planMachineWithoutMapi,
@@ -19,7 +19,7 @@ export function planMachine(o: MachineObserved): Step {
   const { mapi, mirror } = o;
   if (!mapi) return planMapiMirrorCreation(o) ?? planMachineWithoutMapi(o);
   if (isDeleting(mapi)) return planMapiMachineDeletion(o, mapi);
-  if (o.mapiMachineSet && isDeleting(o.mapiMachineSet)) return planWhileMachineSetDeleted(o);
+  if (machineSetGoneOrGoing(o, mapi)) return planWhileMachineSetDeleted(o);
   if (mirror && isDeleting(mirror)) return planMachineMirrorDeletion(o, mapi, mirror);
 
   const start = planSyncStart(mapi, o.now, 'adding finalizer to MAPI Machine');
@@ -48,6 +48,18 @@ export function planMachine(o: MachineObserved): Step {
     );
   }
   return planMachineReverse(o, mapi, mirror);
+}
+
+/**
+ * True when the MAPI MachineSet that controls the Machine is being deleted or is already gone
+ * (absent, or replaced by one with another uid): the garbage collector deletes the Machine next,
+ * so it is neither reported nor mirrored again in between.
+ */
+function machineSetGoneOrGoing(o: MachineObserved, mapi: MapiMachine): boolean {
+  const set = o.mapiMachineSet;
+  if (set && isDeleting(set)) return true;
+  const owner = controllingMachineSet(mapi, 'machine.openshift.io/');
+  return owner !== undefined && set?.metadata.uid !== owner.uid;
 }
 
 /** The initial sync under ClusterAPI creates the CAPI Machine paused and unpauses it last. */

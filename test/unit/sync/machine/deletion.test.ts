@@ -162,6 +162,51 @@ describe('planMachine: deletion', () => {
     });
   });
 
+  describe('its MAPI MachineSet deleted (the garbage collector deletes the Machine next)', () => {
+    function withoutMirror(): MachineWorld {
+      const world = machineApiWorld();
+      world.mirror = undefined;
+      world.infra = undefined;
+      return world;
+    }
+
+    it('neither reports nor recreates the mirror while the MachineSet is being deleted', () => {
+      const world = withoutMirror();
+      markDeleted(world.mapiMachineSet);
+      expect(world.converge()).to.deep.equal([]);
+    });
+
+    it('neither reports nor recreates the mirror once the MachineSet is gone', () => {
+      const world = withoutMirror();
+      world.mapiMachineSet = undefined;
+      expect(world.converge()).to.deep.equal([]);
+    });
+
+    it('treats a MachineSet of the same name with another uid as gone', () => {
+      const world = withoutMirror();
+      world.mapiMachineSet!.metadata.uid = 'a-new-machine-set';
+      expect(world.converge()).to.deep.equal([]);
+    });
+
+    it("releases a deleted paused mirror with Cluster API's finalizer and leaves the MAPI Machine", () => {
+      const world = machineApiWorld();
+      world.mapiMachineSet = undefined;
+      markDeleted(world.mirror);
+      const mapi = structuredClone(world.mapi);
+      world.converge();
+      expect(world.mirror).to.equal(undefined);
+      expect(world.mapi).to.deep.equal(mapi);
+    });
+
+    it('still mirrors a Machine that no MachineSet controls', () => {
+      const world = withoutMirror();
+      world.mapiMachineSet = undefined;
+      world.mapi!.metadata.ownerReferences = [];
+      world.converge();
+      expect(world.mirror?.metadata.name).to.equal(world.mapi?.metadata.name);
+    });
+  });
+
   describe('MAPI Machine gone without us', () => {
     it("deletes a paused mirror marked MachineAPI, with Cluster API's finalizer", () => {
       const world = machineApiWorld();
