@@ -69,6 +69,8 @@ export interface RunningController {
   synced(): boolean;
   /** The MAPI MachineSets in the cache. */
   machineSets(): MapiMachineSet[];
+  /** The MAPI Machines in the cache. */
+  machines(): MapiMachine[];
   reconciler: Reconciler;
   machineReconciler: MachineReconciler;
   /** Queues every known MachineSet and Machine, as a periodic resync would. */
@@ -374,6 +376,7 @@ export function startController(options: ControllerOptions): RunningController {
     ready,
     synced: () => synced,
     machineSets: () => mapiMachineSets.list(),
+    machines: () => mapiMachines.list(),
     reconciler,
     machineReconciler,
     resyncAll,

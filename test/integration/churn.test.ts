@@ -26,6 +26,7 @@ import {
   type TestController,
 } from '../support/controller.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
+import { WriteLog } from '../support/writes.js';
 
 const COUNT = Number(process.env.CHURN_MACHINESETS ?? 200);
 const api = customObjects;
@@ -44,42 +45,6 @@ async function list<T extends KubeObject>(resource: typeof MAPI, namespace: stri
     next = page.metadata?._continue;
   } while (next);
   return items;
-}
-
-/** Accepted writes by `<kind> <verb>`, and the largest number of writes to any one object. */
-class WriteLog {
-  private counts = new Map<string, number>();
-  /** Per object and verb: what each write was for. */
-  private perObject = new Map<string, string[]>();
-
-  record = ({ verb, object, note }: { verb: string; object: KubeObject; note: string }): void => {
-    const what = `${object.kind === 'MachineSet' ? object.apiVersion.split('.')[0] : object.kind} ${verb}`;
-    this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
-    const key = `${object.apiVersion}/${object.kind} ${verb} ${object.metadata.name}`;
-    this.perObject.set(key, [...(this.perObject.get(key) ?? []), note]);
-  };
-
-  /** What was written since the last call; resets. */
-  take(): {
-    counts: Record<string, number>;
-    mostPerObject: Record<string, number>;
-    /** For each kind and verb, the notes of the object written most often. */
-    busiest: Record<string, string[]>;
-  } {
-    const counts = Object.fromEntries(this.counts);
-    const mostPerObject: Record<string, number> = {};
-    const busiest: Record<string, string[]> = {};
-    for (const [key, notes] of this.perObject) {
-      const what = key.slice(0, key.lastIndexOf(' '));
-      if (notes.length > (mostPerObject[what] ?? 0)) {
-        mostPerObject[what] = notes.length;
-        busiest[what] = notes;
-      }
-    }
-    this.counts.clear();
-    this.perObject.clear();
-    return { counts, mostPerObject, busiest };
-  }
 }
 
 function synchronizedAtGeneration(mapi: MapiMachineSet | MapiMachine): boolean {
