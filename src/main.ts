@@ -11,6 +11,9 @@ import { parseBindAddress, serve, type Endpoints } from './observability/http-se
 import { Metrics } from './observability/metrics.js';
 import { ProgressTracker, type HealthStatus } from './observability/progress.js';
 import { parseOptions, USAGE, UsageError, type Options } from './options.js';
+import { RefusedWrites } from './status/refused-writes.js';
+import { startOperatorReporter, type OperatorReporter } from './status/reporter.js';
+import { programVersion } from './version.js';
 
 function loadKubeConfig(options: Options): KubeConfig {
   const kubeConfig = new KubeConfig();
@@ -141,6 +144,7 @@ async function main(): Promise<number> {
 
   // The workers report their progress here; /healthz fails when they stall.
   const progress = new ProgressTracker({ stallThresholdMs: options.healthStallThresholdMs });
+  const refusedWrites = new RefusedWrites();
   const running = startController({
     kubeConfig,
     mapiNamespace: options.mapiNamespace,
@@ -154,8 +158,36 @@ async function main(): Promise<number> {
     ...(leadership ? { leadership } : {}),
     requestTimeoutMs: options.requestTimeoutMs,
     progress,
+    onWrite: refusedWrites.accepted,
+    onWriteFailure: refusedWrites.failed,
   });
   wiring.controller = running;
+  // The ClusterOperator: written by the leader only, once its caches have synced.
+  let reporter: OperatorReporter | undefined;
+  const clusterOperator = options.clusterOperator;
+  if (clusterOperator) {
+    void running.ready.then(
+      () => {
+        reporter = startOperatorReporter({
+          kubeConfig,
+          name: clusterOperator,
+          intervalMs: options.operatorStatusIntervalMs,
+          requestTimeoutMs: options.requestTimeoutMs,
+          logger,
+          facts: () => ({
+            ...running.health(),
+            now: new Date(),
+            version: programVersion(),
+            mapiNamespace: options.mapiNamespace,
+            capiNamespace: options.capiNamespace,
+            refusedWrites: refusedWrites.list(),
+            degradedAfterMs: options.degradedAfterMs,
+          }),
+        });
+      },
+      () => undefined,
+    );
+  }
   let stalled = false;
   const health = (): HealthStatus => {
     const status = progress.health();
@@ -184,6 +216,7 @@ async function main(): Promise<number> {
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   logger.info('shutting down', { signal, timeoutMs: options.shutdownTimeoutMs });
+  reporter?.stop();
   const finished = await running.stop(options.shutdownTimeoutMs);
   if (!finished) logger.warn('reconciles still running at the shutdown deadline; exiting anyway');
   await elector?.release();

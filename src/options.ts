@@ -28,6 +28,11 @@ export interface Options {
   migrationHandshake: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** The ClusterOperator the leader keeps up to date; undefined: none. */
+  clusterOperator?: string;
+  /** A MachineSet Synchronized=False for longer than this makes the ClusterOperator Degraded. */
+  degradedAfterMs: number;
+  operatorStatusIntervalMs: number;
 }
 
 export const USAGE = `Usage: mapi-capi-sync [flags]
@@ -46,6 +51,12 @@ Flags:
   --migration-handshake BOOL   move status.authoritativeAPI to spec.authoritativeAPI through
                            Migrating; false where OpenShift's own migration controller runs
                            (default: true)
+  --cluster-operator NAME  keep the ClusterOperator NAME (config.openshift.io/v1) up to date
+                           with the controller's health; the leader writes it (default: none;
+                           the Deployment sets mapi-capi-sync)
+  --degraded-after D       a MachineSet Synchronized=False for longer than this makes the
+                           ClusterOperator Degraded (default: 15m)
+  --operator-status-interval D   how often the ClusterOperator status is derived (default: 30s)
   --log-level LEVEL        debug, info, warn or error (default: info)
   --log-format FORMAT      json or text (default: json when not on a terminal, else text)
   --leader-elect           elect a leader on a Lease before reconciling (default: false)
@@ -75,7 +86,9 @@ type DurationFlag =
   | 'leader-elect-retry-period'
   | 'shutdown-timeout'
   | 'request-timeout'
-  | 'health-stall-threshold';
+  | 'health-stall-threshold'
+  | 'degraded-after'
+  | 'operator-status-interval';
 
 const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -123,6 +136,9 @@ export function parseOptions(
         'shutdown-timeout': { type: 'string', default: '30s' },
         'request-timeout': { type: 'string', default: '30s' },
         'health-stall-threshold': { type: 'string', default: '5m' },
+        'cluster-operator': { type: 'string', default: '' },
+        'degraded-after': { type: 'string', default: '15m' },
+        'operator-status-interval': { type: 'string', default: '30s' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -160,7 +176,18 @@ export function parseOptions(
       );
     }
   }
-  for (const flag of ['request-timeout', 'health-stall-threshold'] as const) {
+  const clusterOperator = values['cluster-operator'];
+  if (clusterOperator && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(clusterOperator)) {
+    throw new UsageError(
+      `--cluster-operator must be a valid object name, got "${clusterOperator}"`,
+    );
+  }
+  for (const flag of [
+    'request-timeout',
+    'health-stall-threshold',
+    'degraded-after',
+    'operator-status-interval',
+  ] as const) {
     if (duration(flag) <= 0) throw new UsageError(`--${flag} must be longer than 0`);
   }
   const kubeconfig = values.kubeconfig ?? (env.KUBECONFIG || undefined);
@@ -185,5 +212,8 @@ export function parseOptions(
     migrationHandshake: handshake === 'true',
     logLevel,
     logFormat,
+    ...(clusterOperator ? { clusterOperator } : {}),
+    degradedAfterMs: duration('degraded-after'),
+    operatorStatusIntervalMs: duration('operator-status-interval'),
   };
 }

@@ -20,6 +20,7 @@ import {
   CAPI_MACHINE,
   CAPI_MACHINE_SET,
   INFRASTRUCTURE,
+  INFRASTRUCTURE_NAME,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
   type Resource,
@@ -54,12 +55,25 @@ export interface ControllerOptions {
   metrics?: Metrics;
   /** Told of every write the API server accepted. */
   onWrite?: ReconcilerOptions['onWrite'];
+  /** Told of every write that failed. */
+  onWriteFailure?: ReconcilerOptions['onWriteFailure'];
   /** Timeout of every API request but watches (default: DEFAULT_REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
   /** Told when workers take and finish keys, for the liveness probe. */
   progress?: WorkerProgress;
   /** Workers start only once this resolves (leader election); caches sync regardless. */
   leadership?: Promise<void>;
+}
+
+export interface ControllerHealth {
+  synced: boolean;
+  infrastructureFound: boolean;
+  platform?: string;
+  platformSupported: boolean;
+  /** The CAPI Cluster's name (the infrastructure name), when known. */
+  clusterName?: string;
+  clusterFound: boolean;
+  machineSets: MapiMachineSet[];
 }
 
 export interface RunningController {
@@ -71,6 +85,8 @@ export interface RunningController {
   machineSets(): MapiMachineSet[];
   /** The MAPI Machines in the cache. */
   machines(): MapiMachine[];
+  /** What the caches say about the cluster, for the ClusterOperator status. */
+  health(): ControllerHealth;
   reconciler: Reconciler;
   machineReconciler: MachineReconciler;
   /** Queues every known MachineSet and Machine, as a periodic resync would. */
@@ -279,6 +295,7 @@ export function startController(options: ControllerOptions): RunningController {
     now: () => new Date(),
     logger,
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+    ...(options.onWriteFailure ? { onWriteFailure: options.onWriteFailure } : {}),
   };
   const reconciler = new Reconciler({
     mapiNamespace,
@@ -377,6 +394,21 @@ export function startController(options: ControllerOptions): RunningController {
     synced: () => synced,
     machineSets: () => mapiMachineSets.list(),
     machines: () => mapiMachines.list(),
+    health(): ControllerHealth {
+      const infrastructure = infrastructures.get(INFRASTRUCTURE_NAME);
+      const platform = reconciler.platform();
+      const clusterName = infrastructure?.status?.infrastructureName;
+      return {
+        synced,
+        infrastructureFound: infrastructure !== undefined,
+        ...(platform ? { platform } : {}),
+        platformSupported: options.converterFor(platform) !== undefined,
+        ...(clusterName ? { clusterName } : {}),
+        clusterFound:
+          clusterName !== undefined && clusters.get(capiNamespace, clusterName) !== undefined,
+        machineSets: mapiMachineSets.list(),
+      };
+    },
     reconciler,
     machineReconciler,
     resyncAll,

@@ -33,7 +33,17 @@ export interface StepReconcilerOptions {
     object: KubeObject;
     /** What the write was for. */
     note: string;
+    subresource?: string;
   }) => void;
+  /** Told of every write that failed, races included (the operator status watches refusals). */
+  onWriteFailure?: (failure: WriteFailure) => void;
+}
+
+export interface WriteFailure {
+  resource: Resource;
+  verb: WriteStep['kind'];
+  subresource?: string;
+  error: unknown;
 }
 
 export interface ReconcileResult {
@@ -180,22 +190,39 @@ export abstract class StepReconciler<O extends ObservedBase> {
     );
     const cache = writable.find((w) => w.resource === resource)?.cache;
     const key = objectKey(step.object);
+    const subresource = step.kind === 'patch' ? step.subresource : undefined;
     let answer: KubeObject | undefined;
-    switch (step.kind) {
-      case 'create':
-        answer = await writer.create(resource, step.object);
-        break;
-      case 'update':
-        answer = await writer.update(resource, step.object);
-        break;
-      case 'patch':
-        answer = await writer.patch(resource, step.object, step.patch, step.subresource);
-        break;
-      case 'delete':
-        answer = await writer.delete(resource, step.object);
-        break;
+    try {
+      switch (step.kind) {
+        case 'create':
+          answer = await writer.create(resource, step.object);
+          break;
+        case 'update':
+          answer = await writer.update(resource, step.object);
+          break;
+        case 'patch':
+          answer = await writer.patch(resource, step.object, step.patch, step.subresource);
+          break;
+        case 'delete':
+          answer = await writer.delete(resource, step.object);
+          break;
+      }
+    } catch (error) {
+      this.base.onWriteFailure?.({
+        resource,
+        verb: step.kind,
+        ...(subresource ? { subresource } : {}),
+        error,
+      });
+      throw error;
     }
-    this.base.onWrite?.({ resource, verb: step.kind, object: step.object, note: step.note });
+    this.base.onWrite?.({
+      resource,
+      verb: step.kind,
+      object: step.object,
+      note: step.note,
+      ...(subresource ? { subresource } : {}),
+    });
     // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
     const gone =
       !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);

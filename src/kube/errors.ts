@@ -31,6 +31,13 @@ export function isPermanent(err: unknown): boolean {
   return code === 403 && /admission webhook/i.test(describeError(err));
 }
 
+/** Denied by authentication or RBAC (not by an admission webhook): the controller lacks a grant. */
+export function isAccessDenied(err: unknown): boolean {
+  const code = statusCode(err);
+  if (code === 401) return true;
+  return code === 403 && !/admission webhook/i.test(describeError(err));
+}
+
 /** One line, bounded: API bodies can be multi-line and huge. */
 export function oneLine(text: string, max = MAX_DESCRIPTION): string {
   const flat = text.replace(/\s*\n\s*/g, ' ').trim();

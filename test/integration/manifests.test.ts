@@ -285,6 +285,7 @@ describe('deployment manifests', function () {
       '--metrics-bind-address=:8080',
       '--health-probe-bind-address=:8081',
       '--log-format=json',
+      '--cluster-operator=mapi-capi-sync',
     ]);
     expect(container!.env).to.deep.include({
       name: 'POD_NAMESPACE',
@@ -339,6 +340,7 @@ describe('deployment manifests', function () {
       mapiNamespace: MAPI_NAMESPACE,
       capiNamespace: CAPI_NAMESPACE,
       leaderElectNamespace: CAPI_NAMESPACE,
+      clusterOperator: 'mapi-capi-sync',
     });
     const leases = grantsTo(manifests, CAPI_NAMESPACE, SERVICE_ACCOUNT).filter(
       (g) => g.resource === 'leases',
@@ -383,17 +385,26 @@ describe('deployment manifests', function () {
 
     it('scopes every grant as narrowly as it can be', () => {
       const granted = grantsTo(manifests, CAPI_NAMESPACE, SERVICE_ACCOUNT);
-      // cluster-wide: only the Infrastructure singleton
+      // cluster-wide: only the Infrastructure singleton and our own ClusterOperator
       expect(granted.filter((g) => g.namespace === '').map((g) => g.resource)).to.satisfy(
-        (resources: string[]) => resources.every((r) => r === 'infrastructures'),
+        (resources: string[]) =>
+          resources.every((r) =>
+            ['infrastructures', 'clusteroperators', 'clusteroperators/status'].includes(r),
+          ),
       );
       expect([...new Set(granted.map((g) => g.namespace))].sort()).to.deep.equal(
         ['', CAPI_NAMESPACE, MAPI_NAMESPACE].sort(),
       );
-      // by name wherever a name is known in advance: the Lease (create cannot be narrowed)
+      // by name wherever a name is known in advance: the Lease and the ClusterOperator (create
+      // cannot be narrowed)
+      const named: Record<string, string> = {
+        leases: 'mapi-capi-sync-leader',
+        clusteroperators: 'mapi-capi-sync',
+        'clusteroperators/status': 'mapi-capi-sync',
+      };
       for (const g of granted) {
-        const byName = g.resource === 'leases' && g.verb !== 'create';
-        expect(g.resourceNames.length > 0, permissionKey(g)).to.equal(byName);
+        const name = g.verb === 'create' ? undefined : named[g.resource];
+        expect(g.resourceNames, permissionKey(g)).to.deep.equal(name ? [name] : []);
       }
       // no escalation paths
       for (const g of granted) {

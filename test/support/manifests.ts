@@ -306,6 +306,14 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
     list: 'Infrastructure informer (cluster name, platform, region)',
     watch: 'Infrastructure informer',
   }),
+  ...usage('', 'config.openshift.io', 'clusteroperators', {
+    create:
+      'the ClusterOperator (--cluster-operator), when it does not exist (src/status/reporter.ts)',
+    get: 'reading the ClusterOperator before deriving its status',
+  }),
+  ...usage('', 'config.openshift.io', 'clusteroperators/status', {
+    update: 'the ClusterOperator status, when it changes (src/status/reporter.ts)',
+  }),
 ];
 
 function usage(

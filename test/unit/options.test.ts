@@ -21,8 +21,24 @@ describe('command-line options', () => {
       shutdownTimeoutMs: 30_000,
       requestTimeoutMs: 30_000,
       healthStallThresholdMs: 300_000,
+      degradedAfterMs: 900_000,
+      operatorStatusIntervalMs: 30_000,
     });
     expect(parseOptions([], {}, true)).to.include({ logFormat: 'text' });
+  });
+
+  it('reports to a ClusterOperator only when named, and checks the name', () => {
+    expect(
+      parseOptions(['--cluster-operator=mapi-capi-sync', '--degraded-after=2m'], {}, false),
+    ).to.include({ clusterOperator: 'mapi-capi-sync', degradedAfterMs: 120_000 });
+    expect(() => parseOptions(['--cluster-operator=Bad_Name'], {}, false)).to.throw(
+      UsageError,
+      /--cluster-operator must be a valid object name, got "Bad_Name"/,
+    );
+    expect(() => parseOptions(['--operator-status-interval=0s'], {}, false)).to.throw(
+      UsageError,
+      /--operator-status-interval must be longer than 0/,
+    );
   });
 
   it('switches the migration handshake off with --migration-handshake=false, and nothing else', () => {
