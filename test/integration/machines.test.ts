@@ -18,7 +18,14 @@ import {
   startTestController,
   type TestController,
 } from '../support/controller.js';
-import { awsMachines, capiMachines, mapiMachines, names } from '../support/machines.js';
+import {
+  awsMachines,
+  CAPI_MACHINES,
+  capiMachines,
+  MAPI_MACHINES,
+  mapiMachines,
+  names,
+} from '../support/machines.js';
 
 const WAIT = { timeoutMs: 90_000 };
 
@@ -223,5 +230,93 @@ describe('a migration moves the machines a MachineSet has', function () {
     for (const machine of await capiMachines(c)) {
       expect(machine.metadata.annotations).to.include({ [PAUSED_ANNOTATION]: 'true' });
     }
+  });
+});
+
+async function deleteOne(where: typeof MAPI, namespace: string, name: string) {
+  await customObjects().deleteNamespacedCustomObject({ ...where, namespace, name });
+}
+
+const uidOf = (objects: { metadata: { name: string; uid?: string } }[], name: string) =>
+  objects.find((o) => o.metadata.name === name)?.metadata.uid;
+
+/** A MachineSet 'fleet' of 2 Machines, mirrored, at `authority`; returns its first Machine's name. */
+async function fleetAt(c: TestController, authority: 'MachineAPI' | 'ClusterAPI') {
+  await createMachineSet(c.mapiNamespace, awsMachineSet('fleet', c.mapiNamespace, { replicas: 2 }));
+  const { mapi } = await waitMirrored(c, 2);
+  if (authority === 'ClusterAPI') {
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
+    ]);
+  }
+  await waitAuthority(c, authority, 2);
+  return names(mapi)[0]!;
+}
+
+describe('deleting one Machine, row by row of the deletion table', function () {
+  this.timeout(300_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('MachineAPI, the MAPI Machine deleted: its mirror and AWSMachine go, its replacement is mirrored', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'MachineAPI');
+    await deleteOne(MAPI_MACHINES, c.mapiNamespace, victim);
+    await eventually(async () => {
+      expect(names(await mapiMachines(c))).to.not.include(victim);
+      expect(names(await capiMachines(c))).to.not.include(victim);
+      expect(names(await awsMachines(c))).to.not.include(victim);
+    }, WAIT);
+    const { mapi } = await waitMirrored(c, 2);
+    expect(names(mapi)).to.not.include(victim);
+  });
+
+  it('MachineAPI, the CAPI Machine deleted: created again; the MAPI Machine and its instance stay', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'MachineAPI');
+    const mapiUid = uidOf(await mapiMachines(c), victim);
+    const capiUid = uidOf(await capiMachines(c), victim);
+    await deleteOne(CAPI_MACHINES, c.capiNamespace, victim);
+    await eventually(async () => {
+      const again = (await capiMachines(c)).find((m) => m.metadata.name === victim);
+      expect(again?.metadata.uid).to.be.a('string');
+      expect(again?.metadata.uid).to.not.equal(capiUid);
+      expect(again?.metadata.deletionTimestamp).to.equal(undefined);
+    }, WAIT);
+    const { mapi } = await waitMirrored(c, 2);
+    const kept = mapi.find((m) => m.metadata.name === victim)!;
+    expect(kept.metadata.uid).to.equal(mapiUid);
+    expect(kept.metadata.deletionTimestamp).to.equal(undefined);
+  });
+
+  it('ClusterAPI, the CAPI Machine deleted: its MAPI mirror follows; the replacement is mirrored under ClusterAPI', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'ClusterAPI');
+    await deleteOne(CAPI_MACHINES, c.capiNamespace, victim);
+    await eventually(async () => {
+      const mapi = await mapiMachines(c);
+      const capi = await capiMachines(c);
+      expect(names(capi)).to.have.length(2);
+      expect(names(capi)).to.not.include(victim);
+      expect(names(mapi), JSON.stringify(mapi.map((m) => m.metadata))).to.deep.equal(names(capi));
+      expect(names(await awsMachines(c))).to.deep.equal(names(capi));
+    }, WAIT);
+    await waitAuthority(c, 'ClusterAPI', 2);
+  });
+
+  it('ClusterAPI, the MAPI Machine deleted: released; the CAPI Machine stays and is mirrored again', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'ClusterAPI');
+    const mapiUid = uidOf(await mapiMachines(c), victim);
+    const capiUid = uidOf(await capiMachines(c), victim);
+    await deleteOne(MAPI_MACHINES, c.mapiNamespace, victim);
+    await eventually(async () => {
+      const mirror = (await mapiMachines(c)).find((m) => m.metadata.name === victim);
+      expect(mirror?.metadata.uid).to.be.a('string');
+      expect(mirror?.metadata.uid).to.not.equal(mapiUid);
+    }, WAIT);
+    await waitAuthority(c, 'ClusterAPI', 2);
+    const capi = await capiMachines(c);
+    expect(uidOf(capi, victim)).to.equal(capiUid);
+    expect(capi.every((m) => m.metadata.deletionTimestamp === undefined)).to.equal(true);
   });
 });
