@@ -7,7 +7,8 @@ import {
   type RunningController,
 } from '../../src/controller/controller.js';
 import { converterFor } from '../../src/conversion/platforms.js';
-import { createLogger, silentLogger, type Logger } from '../../src/logging.js';
+import { createLogger, type Logger } from '../../src/logging.js';
+import { flightRecorder, type FlightRecorder } from './logger.js';
 import { adminConfig, testNamespace } from './cluster.js';
 import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
@@ -47,9 +48,7 @@ export async function startTestController(
     workers: options.workers ?? 2,
     converterFor,
     migration: options.migration ?? true,
-    logger:
-      options.logger ??
-      (process.env.TEST_CONTROLLER_LOGS ? createLogger('debug', 'text') : silentLogger),
+    logger: options.logger ?? defaultLogger(mapiNamespace),
     watchTimeoutSeconds: { min: 20, max: 40 },
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
   });
@@ -58,7 +57,26 @@ export async function startTestController(
   return { ...controller, mapiNamespace, capiNamespace };
 }
 
+/** The flight recorders of the controllers started by the current test. */
+const recorders: { name: string; recorder: FlightRecorder }[] = [];
+
+/** Debug on the terminal with TEST_CONTROLLER_LOGS set; else kept, and shown if the test fails. */
+function defaultLogger(name: string): Logger {
+  if (process.env.TEST_CONTROLLER_LOGS) return createLogger('debug', 'text');
+  const recorder = flightRecorder();
+  recorders.push({ name, recorder });
+  return recorder;
+}
+
+/** The last log lines of every controller the current test started (for a failed test). */
+export function controllerLogs(): string {
+  return recorders
+    .map(({ name, recorder }) => `--- controller for ${name}:\n${recorder.lines().join('\n')}`)
+    .join('\n');
+}
+
 export async function stopTestControllers(): Promise<void> {
+  recorders.splice(0);
   await Promise.all(running.splice(0).map((c) => c.stop()));
 }
 

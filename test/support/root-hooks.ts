@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
 import { deleteTestNamespaces, setControlPlane } from './cluster.js';
-import { stopTestControllers } from './controller.js';
+import { controllerLogs, stopTestControllers } from './controller.js';
 import { killPrograms } from './program.js';
 
 let plane: ControlPlane | undefined;
@@ -35,7 +35,10 @@ export const mochaHooks = {
     });
     setControlPlane(plane);
   },
-  async afterEach(): Promise<void> {
+  async afterEach(this: Mocha.Context): Promise<void> {
+    if (this.currentTest?.state === 'failed') {
+      process.stderr.write(`  [controller logs of the failed test]\n${controllerLogs()}\n`);
+    }
     await stopTestControllers();
     await killPrograms();
     await deleteTestNamespaces();
