@@ -8,8 +8,12 @@ import type { FieldError } from '../../conversion/types.js';
 /** Longest part of the controller's own condition message quoted in a problem. */
 const MAX_QUOTED = 300;
 
-/** Why a migration of this MachineSet would not start now; empty when nothing visible holds it. */
-export function gateProblems(mapi: MapiMachineSet): FieldError[] {
+/**
+ * Why a migration of this MachineSet would not start now; empty when nothing visible holds it.
+ * `quoteCondition`: quote the Synchronized message (pointless when the conversion's own problems
+ * are shown, which it repeats).
+ */
+export function gateProblems(mapi: MapiMachineSet, quoteCondition = true): FieldError[] {
   if (mapi.metadata.deletionTimestamp) {
     return [
       {
@@ -39,7 +43,10 @@ export function gateProblems(mapi: MapiMachineSet): FieldError[] {
     ];
   }
   if (synchronized.status !== 'True') {
-    const said = synchronized.message ? ` (${oneLine(synchronized.message, MAX_QUOTED)})` : '';
+    const said =
+      quoteCondition && synchronized.message
+        ? ` (${oneLine(synchronized.message, MAX_QUOTED)})`
+        : '';
     return [
       {
         path: 'status.conditions[Synchronized]',

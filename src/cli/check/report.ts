@@ -57,12 +57,13 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
     ...(mapi.metadata.namespace ? { namespace: mapi.metadata.namespace } : {}),
     ...(mapi.status?.authoritativeAPI ? { authoritativeAPI: mapi.status.authoritativeAPI } : {}),
   };
-  const gate = facts.fromCluster ? gateProblems(mapi).map(at('migration')) : [];
+  const gate = (conversionFailed: boolean): Problem[] =>
+    facts.fromCluster ? gateProblems(mapi, !conversionFailed).map(at('migration')) : [];
   const converter = converterOf(mapi, facts, converters);
   const clusterName = infrastructureNameOf(mapi, facts);
   if (isFieldError(converter) || isFieldError(clusterName)) {
     const missing = [converter, clusterName].filter(isFieldError).map(at('mirror'));
-    return notMirrored(base, [...missing, ...gate]);
+    return notMirrored(base, [...missing, ...gate(true)]);
   }
 
   const infrastructure = infrastructureFor(facts.infrastructure, converter.platform, clusterName);
@@ -74,7 +75,8 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
     paused: true,
   });
   const withPlatform = { ...base, platform: converter.platform };
-  if (!mirror.ok) return notMirrored(withPlatform, [...mirror.errors.map(at('mirror')), ...gate]);
+  if (!mirror.ok)
+    return notMirrored(withPlatform, [...mirror.errors.map(at('mirror')), ...gate(true)]);
 
   const { machineSet, template } = mirror.value;
   const back = convertMachineSetToMapi({
@@ -84,7 +86,7 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
     infrastructure,
     converter,
   });
-  const blocking = [...(back.ok ? [] : back.errors.map(at('reverse'))), ...gate];
+  const blocking = [...(back.ok ? [] : back.errors.map(at('reverse'))), ...gate(!back.ok)];
   return {
     ...withPlatform,
     canMirror: true,

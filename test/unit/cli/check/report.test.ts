@@ -206,9 +206,13 @@ describe('check: the report of one MachineSet', () => {
       expect(gate(deleting).map((p) => p[1])).to.deep.equal(['metadata.deletionTimestamp']);
     });
 
-    it('adds to the conversion problems, which still show', () => {
-      const report = reportMachineSet(aws.bad(), facts);
+    it('adds to the conversion problems, without repeating them from the condition', () => {
+      const report = reportMachineSet(observed(aws.bad(), 3, 'False'), facts);
       expect(report.blocking.map((p) => p.stage)).to.include.members(['mirror', 'migration']);
+      const held = report.blocking.find((p) => p.stage === 'migration');
+      expect(held?.message).to.equal(
+        'is False, reason Failed; fix what it names and wait for Synchronized=True: the migration waits for it.',
+      );
     });
 
     it('is not checked for MachineSets read from files, whose status may be stale', () => {
