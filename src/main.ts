@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
+import { runCheck } from './cli/check/command.js';
 import { startController, type RunningController } from './controller/controller.js';
 import { converterFor, SUPPORTED_PLATFORMS } from './conversion/platforms.js';
 import { LeaderElector, validateTimings } from './kube/leader-election.js';
@@ -224,4 +225,9 @@ async function main(): Promise<number> {
   return 0;
 }
 
+// `mapi-capi-sync check …` is a read-only report, not the controller.
+if (process.argv[2] === 'check') {
+  const { stdin, stdout, stderr, env } = process;
+  process.exit(await runCheck(process.argv.slice(3), { stdin, stdout, stderr, env }));
+}
 process.exit(await main());

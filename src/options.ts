@@ -36,6 +36,7 @@ export interface Options {
 }
 
 export const USAGE = `Usage: mapi-capi-sync [flags]
+       mapi-capi-sync check [flags]   report which MachineSets can migrate (check --help)
 
 Mirrors Machine API MachineSets into paused Cluster API MachineSets and
 infrastructure machine templates, in the direction given by each MachineSet's

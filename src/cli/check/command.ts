@@ -1,0 +1,110 @@
+// `mapi-capi-sync check`: flags, reading files or the cluster, printing the report, the exit code.
+import { readFile } from 'node:fs/promises';
+import type { MapiMachineSet } from '../../api/types.js';
+import { describeError } from '../../kube/errors.js';
+import { loadKubeConfig, readCluster } from './cluster.js';
+import { CHECK_USAGE, CheckInputError, parseCheckFlags, type CheckFlags } from './flags.js';
+import { parseMachineSets } from './input.js';
+import { render } from './render.js';
+import { exitCodeOf, reportMachineSet, type CheckFacts } from './report.js';
+
+export interface CheckIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+export const EXIT_BAD_INPUT = 2;
+
+/** Runs the command; resolves with its exit code (0 all can migrate, 1 some cannot, 2 bad input). */
+export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
+  try {
+    const flags = parseCheckFlags(argv, io.env);
+    if (flags === 'help') {
+      await write(io.stdout, CHECK_USAGE);
+      return 0;
+    }
+    const { machineSets, facts } = await readInput(flags, io);
+    const reports = machineSets.map((machineSet) => reportMachineSet(machineSet, facts));
+    await write(
+      io.stdout,
+      render(reports, flags.output, flags.source.kind === 'files' ? 'files' : 'cluster'),
+    );
+    return exitCodeOf(reports);
+  } catch (err) {
+    // A user's mistake gets one line; anything else too, without a stack.
+    const message = err instanceof CheckInputError ? err.message : describeError(err);
+    await write(io.stderr, `mapi-capi-sync check: ${message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+}
+
+async function readInput(
+  flags: CheckFlags,
+  io: CheckIo,
+): Promise<{ machineSets: MapiMachineSet[]; facts: CheckFacts }> {
+  const given = {
+    capiNamespace: flags.capiNamespace,
+    ...(flags.infrastructureName ? { infrastructureName: flags.infrastructureName } : {}),
+  };
+  if (flags.source.kind === 'files') {
+    const machineSets: MapiMachineSet[] = [];
+    for (const file of flags.source.files) {
+      const text = file === '-' ? await readStream(io.stdin) : await readInputFile(file);
+      machineSets.push(...parseMachineSets(text, file === '-' ? 'stdin' : file));
+    }
+    const platform = flags.platform ? { platform: flags.platform } : {};
+    return { machineSets, facts: { ...given, ...platform, fromCluster: false } };
+  }
+  const kubeConfig = loadKubeConfig(flags.source.kubeconfig, io.env);
+  const { machineSets, infrastructure } = await readCluster(kubeConfig, flags.source.mapiNamespace);
+  const platform =
+    flags.platform ??
+    (infrastructure?.status?.platformStatus?.type || infrastructure?.status?.platform || undefined);
+  return {
+    machineSets: machineSets.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)),
+    facts: {
+      ...given,
+      ...(platform ? { platform } : {}),
+      ...(infrastructure ? { infrastructure } : {}),
+      fromCluster: true,
+    },
+  };
+}
+
+async function readInputFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : describeError(err);
+    throw new CheckInputError(`cannot read ${file}: ${reason}`);
+  }
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of stream) {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    }
+  } catch (err) {
+    throw new CheckInputError(`cannot read stdin: ${describeError(err)}`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Writes and waits until the text is handed over, so the exit code never cuts output short. */
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (err) => (err ? reject(err) : resolve()));
+  });
+}

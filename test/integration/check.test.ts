@@ -1,0 +1,291 @@
+// `mapi-capi-sync check` against the real control plane: what it reports of MachineSets the
+// controller has synchronized (or could not), that Cluster API and its provider's webhooks accept
+// the objects it shows, and that it writes nothing.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { loadAllYaml, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { expect } from 'chai';
+import type { KubeObject, MapiMachineSet } from '../../src/api/types.js';
+import { runCheck } from '../../src/cli/check/command.js';
+import type { CheckDocument } from '../../src/cli/check/render.js';
+import {
+  adminConfig,
+  controlPlane,
+  createLimitedIdentity,
+  testNamespace,
+} from '../support/cluster.js';
+import {
+  AWS_TEMPLATES,
+  awsMachineSet,
+  CAPI,
+  createMachineSet,
+  customObjects,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+} from '../support/controller.js';
+import { eventually } from '../support/eventually.js';
+import { FROM_SOURCE } from '../support/program.js';
+
+const AMI_PATH = 'spec.template.spec.providerSpec.value.ami.arn';
+
+async function check(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const sink = (key: keyof typeof out) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        out[key] += chunk.toString();
+        done();
+      },
+    });
+  const code = await runCheck(argv, {
+    stdin: Readable.from([]),
+    stdout: sink('stdout'),
+    stderr: sink('stderr'),
+    env: {},
+  });
+  return { code, ...out };
+}
+
+/** Every object of these kinds in these namespaces, by kind/namespace/name → resourceVersion. */
+async function snapshot(namespaces: string[]): Promise<Record<string, string>> {
+  const api = customObjects();
+  const versions: Record<string, string> = {};
+  for (const resource of [MAPI, CAPI, AWS_TEMPLATES]) {
+    for (const namespace of namespaces) {
+      const list = (await api.listNamespacedCustomObject({ ...resource, namespace })) as {
+        items: KubeObject[];
+      };
+      for (const item of list.items) {
+        versions[`${resource.plural}/${namespace}/${item.metadata.name}`] =
+          item.metadata.resourceVersion ?? '';
+      }
+    }
+  }
+  const infrastructure = (await api.getClusterCustomObject({
+    group: 'config.openshift.io',
+    version: 'v1',
+    plural: 'infrastructures',
+    name: 'cluster',
+  })) as KubeObject;
+  versions['infrastructures/cluster'] = infrastructure.metadata.resourceVersion ?? '';
+  return versions;
+}
+
+async function synchronizedOf(namespace: string, name: string) {
+  const mapi = (await customObjects().getNamespacedCustomObject({
+    ...MAPI,
+    namespace,
+    name,
+  })) as MapiMachineSet;
+  const condition = mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
+  return {
+    condition,
+    generation: mapi.metadata.generation,
+    at: mapi.status?.synchronizedGeneration,
+  };
+}
+
+/** Creates each object as a server-side dry run: validation and every admission webhook, no write. */
+async function dryRunCreate(object: KubeObject): Promise<void> {
+  const [group, version] = object.apiVersion.split('/') as [string, string];
+  const plural = object.kind === 'MachineSet' ? 'machinesets' : `${object.kind.toLowerCase()}s`;
+  await customObjects().createNamespacedCustomObject({
+    group,
+    version,
+    plural,
+    namespace: object.metadata.namespace ?? '',
+    body: object,
+    dryRun: 'All',
+    fieldValidation: 'Strict',
+  });
+}
+
+describe('mapi-capi-sync check', function () {
+  this.timeout(180_000);
+
+  it('reports a good and a bad MachineSet, exits 1, shows CAPI objects the API server accepts, and writes nothing', async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+    const c = await startTestController();
+    const good = awsMachineSet('good', c.mapiNamespace, { replicas: 0 });
+    const bad = awsMachineSet('ami-arn', c.mapiNamespace, { replicas: 0 });
+    (bad.spec.template!.spec!.providerSpec!.value as { ami: object }).ami = {
+      arn: 'arn:aws:ec2:us-east-1::image/ami-0abcdef1234567890',
+    };
+    await createMachineSet(c.mapiNamespace, good);
+    await createMachineSet(c.mapiNamespace, bad);
+    await eventually(async () => {
+      const g = await synchronizedOf(c.mapiNamespace, 'good');
+      expect(g.condition?.status).to.equal('True');
+      expect(g.at).to.equal(g.generation);
+      const b = await synchronizedOf(c.mapiNamespace, 'ami-arn');
+      expect(b.condition?.reason).to.equal('FailedToConvertMAPIMachineSetToCAPI');
+    });
+    // From here on only check and the neighbours run; the neighbours settle first.
+    await c.stop();
+    const dryRunNamespace = await testNamespace('check');
+    const namespaces = [c.mapiNamespace, c.capiNamespace, dryRunNamespace];
+    let before: Record<string, string> = {};
+    await eventually(
+      async () => {
+        const previous = before;
+        before = await snapshot(namespaces);
+        expect(before).to.deep.equal(previous);
+      },
+      { timeoutMs: 60_000, intervalMs: 2_000 },
+    );
+    expect(Object.keys(before)).to.include.members([
+      `machinesets/${c.mapiNamespace}/good`,
+      `machinesets/${c.mapiNamespace}/ami-arn`,
+      `machinesets/${c.capiNamespace}/good`,
+    ]);
+    expect(Object.keys(before).filter((k) => k.startsWith('awsmachinetemplates/'))).to.have.length(
+      1,
+    );
+    const kubeconfig = ['--kubeconfig', controlPlane().kubeconfigPath];
+    const where = ['--mapi-namespace', c.mapiNamespace, '--capi-namespace', dryRunNamespace];
+
+    const yaml = await check([...kubeconfig, ...where, '-o', 'yaml']);
+    expect(yaml.stderr).to.equal('');
+    expect(yaml.code).to.equal(1);
+    const [report] = loadAllYaml(yaml.stdout) as CheckDocument[];
+    expect(report?.readFrom).to.equal('cluster');
+    expect(report?.summary).to.deep.equal({ machineSets: 2, canMirror: 1, canMigrate: 1 });
+    const [badReport, goodReport] = report!.machineSets;
+    expect(goodReport).to.deep.include({
+      name: 'good',
+      platform: 'AWS',
+      authoritativeAPI: 'MachineAPI',
+      canMirror: true,
+      canMigrate: true,
+      blocking: [],
+    });
+    expect(badReport).to.deep.include({ name: 'ami-arn', canMirror: false, canMigrate: false });
+    // The conversion's field, and the gate's: the controller reported the same failure.
+    expect(badReport!.blocking.map((p) => [p.stage, p.path])).to.deep.equal([
+      ['mirror', AMI_PATH],
+      ['migration', 'status.conditions[Synchronized]'],
+    ]);
+    expect(badReport!.blocking[1]?.message).to.match(
+      /^is False, reason FailedToConvertMAPIMachineSetToCAPI; fix what it names/,
+    );
+
+    // What check shows is what Cluster API and CAPA's webhooks accept, template first.
+    const objects = goodReport!.capiObjects;
+    expect(objects.map((o) => o.kind)).to.deep.equal(['AWSMachineTemplate', 'MachineSet']);
+    for (const object of objects) await dryRunCreate(object);
+    // The dry run is a real check: Cluster API refuses a MachineSet of another cluster.
+    const wrong = structuredClone(objects[1]) as KubeObject & { spec: { clusterName: string } };
+    wrong.spec.clusterName = 'another-cluster';
+    const refusal = await dryRunCreate(wrong).then(
+      () => undefined,
+      (err: { code?: number }) => err.code,
+    );
+    expect(refusal).to.be.within(400, 499);
+
+    // The program itself, as an administrator runs it: the table, exit code 1.
+    const program = spawnSync(
+      process.execPath,
+      [...FROM_SOURCE.nodeArgs, 'check', ...kubeconfig, ...where],
+      { cwd: FROM_SOURCE.cwd, encoding: 'utf8', env: { ...process.env, KUBECONFIG: '' } },
+    );
+    expect(program.status, program.stderr).to.equal(1);
+    const lines = program.stdout.split('\n');
+    expect(lines[0]).to.match(/^NAME +PLATFORM +MIRROR +MIGRATE$/);
+    expect(lines[1]).to.match(/^ami-arn +AWS +no +no$/);
+    expect(lines[2]).to.equal(`    blocking: ${AMI_PATH}: ${badReport!.blocking[0]?.message}`);
+    expect(lines).to.satisfy((ls: string[]) => ls.some((l) => /^good +AWS +yes +yes$/.test(l)));
+    expect(lines).to.include('2 MachineSets: 1 can migrate, 1 cannot (1 cannot be mirrored)');
+
+    expect(await snapshot(namespaces)).to.deep.equal(before);
+  });
+
+  it('needs only to list MachineSets and get the Infrastructure', async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+    const namespace = await testNamespace('check');
+    await createMachineSet(namespace, awsMachineSet('good', namespace, { replicas: 0 }));
+    const identity = await createLimitedIdentity(namespace, 'checker');
+    const rbac = adminConfig().makeApiClient(RbacAuthorizationV1Api);
+    const subjects = [{ kind: 'ServiceAccount', name: 'checker', namespace }];
+    await rbac.createNamespacedRole({
+      namespace,
+      body: {
+        metadata: { name: 'checker' },
+        rules: [
+          { apiGroups: ['machine.openshift.io'], resources: ['machinesets'], verbs: ['list'] },
+        ],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace,
+      body: {
+        metadata: { name: 'checker' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'checker' },
+        subjects,
+      },
+    });
+    const clusterRole = namespace; // unique, and gone with the test
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name: clusterRole },
+        rules: [
+          {
+            apiGroups: ['config.openshift.io'],
+            resources: ['infrastructures'],
+            resourceNames: ['cluster'],
+            verbs: ['get'],
+          },
+        ],
+      },
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'check-'));
+    try {
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: clusterRole },
+          roleRef: {
+            apiGroup: 'rbac.authorization.k8s.io',
+            kind: 'ClusterRole',
+            name: clusterRole,
+          },
+          subjects,
+        },
+      });
+      const kubeconfig = join(dir, 'kubeconfig');
+      await writeFile(kubeconfig, identity.kubeConfig.exportConfig(), { mode: 0o600 });
+      const args = ['--kubeconfig', kubeconfig, '--mapi-namespace', namespace, '-o', 'json'];
+      // The authorizer may see the new bindings a moment later.
+      const result = await eventually(async () => {
+        const run = await check(args);
+        expect(run.stderr).to.equal('');
+        return run;
+      });
+      const document = JSON.parse(result.stdout) as CheckDocument;
+      expect(document.machineSets.map((m) => [m.name, m.platform, m.canMirror])).to.deep.equal([
+        ['good', 'AWS', true],
+      ]);
+      // Never synchronized (no controller here): the gate holds it, and check says so.
+      expect(result.code).to.equal(1);
+
+      // Without the right to list, a clear one-line refusal and exit code 2.
+      await rbac.deleteNamespacedRoleBinding({ namespace, name: 'checker' });
+      const refused = await eventually(async () => {
+        const run = await check(args);
+        expect(run.code).to.equal(2);
+        return run;
+      });
+      expect(refused.stderr).to.match(
+        /^mapi-capi-sync check: cannot list machinesets\.machine\.openshift\.io in check-[0-9a-f]+: .*forbidden/,
+      );
+      expect(refused.stderr.trimEnd().split('\n')).to.have.length(1);
+    } finally {
+      await rbac.deleteClusterRoleBinding({ name: clusterRole }).catch(() => undefined);
+      await rbac.deleteClusterRole({ name: clusterRole }).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
