@@ -30,6 +30,21 @@ function loadFile(kubeConfig: KubeConfig, path: string): void {
 }
 
 /**
+ * Adds what `next` names that `into` does not, as kubectl merges the files of $KUBECONFIG: the
+ * first definition of a name wins, and so does the first current context set. (client-node's
+ * own merge refuses a name defined twice, which real kubeconfig files often do.)
+ */
+function mergeFirstWins(into: KubeConfig, next: KubeConfig): void {
+  const add = <T extends { name: string }>(list: T[], more: T[]) => {
+    for (const item of more) if (!list.some((known) => known.name === item.name)) list.push(item);
+  };
+  add(into.clusters, next.clusters);
+  add(into.users, next.users);
+  add(into.contexts, next.contexts);
+  if (!into.currentContext && next.currentContext) into.currentContext = next.currentContext;
+}
+
+/**
  * The kubeconfig kubectl would use: --kubeconfig, else the files listed in $KUBECONFIG (merged,
  * the first one's current context winning), else ~/.kube/config, else the pod's service account.
  */
@@ -49,7 +64,7 @@ export function loadKubeConfig(
     for (const path of others) {
       const next = new KubeConfig();
       loadFile(next, path);
-      kubeConfig.mergeConfig(next, true);
+      mergeFirstWins(kubeConfig, next);
     }
   } else if (existsSync(defaultPath)) {
     loadFile(kubeConfig, defaultPath);

@@ -35,7 +35,7 @@ export interface PluginIO {
 export const REFRESH_MS = 2000;
 
 /** What one read of the cluster shows. */
-interface View {
+export interface View {
   /** The table for a given time, or undefined when there is nothing to show. */
   render(now: Date): string | undefined;
   /** Equal for two reads that show the same thing (ages aside). */
@@ -87,7 +87,7 @@ async function readMachines(reader: ClusterReader, flags: PluginFlags): Promise<
   };
 }
 
-const read = (reader: ClusterReader, flags: PluginFlags) =>
+export const read = (reader: ClusterReader, flags: PluginFlags): Promise<View> =>
   flags.command === 'status' ? readMachineSets(reader, flags) : readMachines(reader, flags);
 
 function reportMissing(io: PluginIO, flags: PluginFlags, view: View): void {
@@ -99,7 +99,7 @@ function reportMissing(io: PluginIO, flags: PluginFlags, view: View): void {
 /** Clears a terminal and moves the cursor home. */
 const CLEAR_SCREEN = '\x1b[H\x1b[2J';
 
-async function watch(
+export async function watch(
   reader: ClusterReader,
   flags: PluginFlags,
   io: PluginIO,
