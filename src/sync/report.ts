@@ -80,14 +80,17 @@ export function reportState(
   wanted: SyncState,
   synchronizedGeneration?: number,
   events: EventSpec[] = [],
+  /** Other status fields to write in the same patch (written even if the condition stands). */
+  alongside?: Record<string, unknown>,
 ): Step | undefined {
   const state = boundedState(wanted);
   const previous = findSynchronized(mapi.status?.conditions);
   const current = mapi.status?.synchronizedGeneration;
   const raise = synchronizedGeneration !== undefined && synchronizedGeneration > (current ?? 0);
   const changed = conditionDiffers(previous, state);
-  if (!changed && !raise) return undefined;
+  if (!changed && !raise && !alongside) return undefined;
   const status: Record<string, unknown> = {
+    ...alongside,
     conditions: withCondition(mapi.status?.conditions, synchronizedCondition(state, previous, now)),
     ...(raise ? { synchronizedGeneration } : {}),
   };

@@ -11,7 +11,7 @@ import { convertMachineSetToMapi } from '../conversion/machine-set/to-mapi.js';
 import { Reason } from './conditions.js';
 import type { Observed } from './plan.js';
 import { formatFieldErrors, reportFailure, reportState } from './report.js';
-import { done, patchStatus, type EventSpec, type Step } from './steps.js';
+import { done, type EventSpec, type Step } from './steps.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
   const source = `${o.capiNamespace}/${capi.metadata.name}`;
@@ -67,20 +67,21 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
     };
   }
 
-  // 2. The status, once Cluster API's describes the CAPI MachineSet's current spec.
+  // 2. Synchronized at the CAPI generation, with Cluster API's status once it describes the CAPI
+  // MachineSet's current spec: one write, so that the observedGeneration it carries never
+  // vouches for a status that Synchronized does not describe yet.
   const status = mirroredStatus(mapi, capi);
-  if (status) return patchStatus(mapi, status, 'mirroring Cluster API status to MAPI');
-
-  // 3. Synchronized at the CAPI generation.
   const message = `Cluster API is authoritative; this MachineSet mirrors ${source} and its ${template?.kind ?? 'template'} ${templateName ?? ''}.`;
-  return (
-    reportState(
-      mapi,
-      o.now,
-      { status: 'True', reason: Reason.Synchronized, message },
-      capi.metadata.generation,
-    ) ?? done('Cluster API is authoritative; in sync')
+  const report = reportState(
+    mapi,
+    o.now,
+    { status: 'True', reason: Reason.Synchronized, message },
+    capi.metadata.generation,
+    [],
+    status,
   );
+  if (!report) return done('Cluster API is authoritative; in sync');
+  return status ? { ...report, note: 'mirroring Cluster API status to MAPI, Synchronized' } : report;
 }
 
 /**

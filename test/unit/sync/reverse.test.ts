@@ -91,6 +91,31 @@ describe('CAPI → MAPI while Cluster API is authoritative', () => {
     });
   });
 
+  it('writes the mirrored status (observedGeneration) and Synchronized at the new generation in one patch', () => {
+    const world = clusterApiWorld();
+    editCapi(world, (spec) => {
+      spec.replicas = 4;
+    });
+    const mirror = world.mirror!;
+    mirror.status = {
+      ...mirror.status,
+      replicas: 4,
+      observedGeneration: mirror.metadata.generation,
+    };
+    const steps = world.converge();
+    const statusWrites = steps.filter((s) => s.kind === 'patch' && s.subresource === 'status');
+    expect(statusWrites, steps.map((s) => s.note).join(' | ')).to.have.length(1);
+    const body = (
+      statusWrites[0] as unknown as { patch: { body: { status: Record<string, unknown> } } }
+    ).patch.body.status;
+    expect(body).to.include({
+      replicas: 4,
+      observedGeneration: world.mapi?.metadata.generation,
+      synchronizedGeneration: mirror.metadata.generation,
+    });
+    expect(body.conditions).to.be.an('array');
+  });
+
   it('a template with no Machine API equivalent: FailedToConvertCAPIMachineSetToMAPI naming the field', () => {
     const world = clusterApiWorld();
     world.templates.push(foreignTemplate('sizeless', 7));
