@@ -114,13 +114,22 @@ function isRace(step: WriteStep, err: unknown): boolean {
 }
 
 /** Refused for good: retried only when something it was computed from changes. */
-class PermanentRefusal extends Error {}
+class PermanentRefusal extends Error {
+  constructor(
+    message: string,
+    /** The server's answer, for the report on the MAPI object. */
+    readonly description: string,
+    options: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
 
 export abstract class StepReconciler<O extends ObservedBase> {
   /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
   completed = 0;
-  /** Per subject: the write the API server refused for good, until the plan changes. */
-  private readonly refused = new Map<string, string>();
+  /** Per subject: the write the API server refused for good (and why), until the plan changes. */
+  private readonly refused = new Map<string, { id: string; description: string }>();
 
   constructor(private readonly base: StepReconcilerOptions) {}
 
@@ -154,9 +163,21 @@ export abstract class StepReconciler<O extends ObservedBase> {
         return {};
       }
       const id = fingerprint(step);
-      if (this.refused.get(name) === id) {
-        log.debug('write refused before; waiting for a change', { step: step.note });
-        return {};
+      const refusal = this.refused.get(name);
+      if (refusal?.id === id) {
+        // The refusal stands; its report on the MAPI object may still be missing (it raced).
+        const report = this.failureReport(step, observed, refusal.description, true);
+        if (!report) {
+          log.debug('write refused before; waiting for a change', { step: step.note });
+          return {};
+        }
+        try {
+          await this.writeReport(report, observed);
+        } catch (err) {
+          if (isRace(report, err)) return { retry: true };
+          throw err;
+        }
+        continue;
       }
       try {
         await this.execute(step, observed, log);
@@ -170,8 +191,10 @@ export abstract class StepReconciler<O extends ObservedBase> {
           return { retry: true };
         }
         if (err instanceof PermanentRefusal) {
-          this.refused.set(name, id);
-          return {};
+          this.refused.set(name, { id, description: err.description });
+          // Retried at once if the report on the MAPI object did not get through.
+          const unreported = this.failureReport(step, this.observe(name), err.description, true);
+          return unreported ? { retry: true } : {};
         }
         throw err;
       }
@@ -237,14 +260,15 @@ export abstract class StepReconciler<O extends ObservedBase> {
     } catch (err) {
       if (isRace(step, err)) throw err;
       const permanent = isPermanent(err);
-      await this.reportWriteFailure(step, observed, err, permanent, log);
-      const message = `${step.note}: ${describeError(err)}`;
+      const description = describeError(err);
+      await this.reportWriteFailure(step, observed, description, permanent, log);
+      const message = `${step.note}: ${description}`;
       if (permanent) {
         log.warn('write refused by the API server; waiting for a change', {
           step: step.note,
-          error: describeError(err),
+          error: description,
         });
-        throw new PermanentRefusal(message, { cause: err });
+        throw new PermanentRefusal(message, description, { cause: err });
       }
       throw new Error(message, { cause: err });
     }
@@ -254,29 +278,47 @@ export abstract class StepReconciler<O extends ObservedBase> {
     }
   }
 
-  /** Says on the MAPI object which write failed, once per distinct message. */
+  /** Says on the MAPI object which write failed, once per distinct message (best effort). */
   private async reportWriteFailure(
     step: WriteStep,
     observed: O,
-    err: unknown,
+    description: string,
     permanent: boolean,
     log: Logger,
   ): Promise<void> {
-    const target = this.reportedOn(observed);
-    if (!step.failure || !target || target.metadata.deletionTimestamp) return;
+    const report = this.failureReport(step, observed, description, permanent);
+    if (!report) return;
+    try {
+      await this.writeReport(report, observed);
+    } catch (reportErr) {
+      // The original failure is what gets retried; a refused write's report is retried then.
+      log.debug('could not report the failure', { error: describeError(reportErr) });
+    }
+  }
+
+  /** The Synchronized=False report of a failed write, unless it is on the MAPI object already. */
+  private failureReport(
+    step: WriteStep,
+    observed: O | undefined,
+    description: string,
+    permanent: boolean,
+  ): WriteStep | undefined {
+    const target = observed && this.reportedOn(observed);
+    if (!observed || !step.failure || !target || target.metadata.deletionTimestamp)
+      return undefined;
     const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
     const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
     const message = permanent
-      ? `The API server refused ${step.note} (${what}): ${describeError(err)}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes.`
-      : `Failed ${step.note} (${what}): ${describeError(err)}. Retrying with backoff.`;
+      ? `The API server refused ${step.note} (${what}): ${description}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes.`
+      : `Failed ${step.note} (${what}): ${description}. Retrying with backoff.`;
     const report = reportFailure(target, observed.now, step.failure, message, 'already reported');
-    if (report.kind === 'done') return;
-    try {
-      await this.write(report, observed);
-      for (const event of report.events ?? []) await this.base.events.record(target, event);
-    } catch (reportErr) {
-      // The original failure is what gets retried; this report is best effort.
-      log.debug('could not report the failure', { error: describeError(reportErr) });
-    }
+    return report.kind === 'done' ? undefined : report;
+  }
+
+  private async writeReport(report: WriteStep, observed: O): Promise<void> {
+    await this.write(report, observed);
+    const target = this.reportedOn(observed);
+    if (!target) return;
+    for (const event of report.events ?? []) await this.base.events.record(target, event);
   }
 }

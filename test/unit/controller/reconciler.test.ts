@@ -177,6 +177,42 @@ describe('reconciler', () => {
     );
   });
 
+  it('reports a refused write even when the report itself races with another writer', async () => {
+    const { reconciler, writer, caches, events } = setUp();
+    const refusal = {
+      code: 403,
+      message:
+        'admission webhook "validation.machineset.cluster.x-k8s.io" denied the request: spec.template.spec.bootstrap: Required value',
+    };
+    writer.fail = (verb, object) =>
+      verb === 'create' && object.apiVersion.startsWith('cluster.x-k8s.io') ? refusal : undefined;
+    // machine-api-operator writes the MachineSet's status just before our first report.
+    let reportRaces = 1;
+    const patch = writer.patch;
+    writer.patch = <T extends KubeObject>(r: Resource, object: T, body: Patch) => {
+      if (JSON.stringify(body).includes('FailedToCreateCAPIMachineSet') && reportRaces-- > 0) {
+        return Promise.reject(new ApiError(409, 'the object has been modified'));
+      }
+      return patch(r, object, body);
+    };
+    expect(await reconciler.reconcile('worker-a'), 'retried: the report is missing').to.deep.equal({
+      retry: true,
+    });
+    expect(synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`))?.status).to.not.equal(
+      'False',
+    );
+    const attempts = () => writer.calls.filter((c) => c.startsWith('create cluster.x-k8s.io'));
+    const before = attempts().length;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(attempts(), 'the refused write is not sent again').to.have.length(before);
+    const reported = caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`);
+    expect(synchronized(reported)).to.include({
+      status: 'False',
+      reason: 'FailedToCreateCAPIMachineSet',
+    });
+    expect(events).to.deep.equal(['FailedToCreateCAPIMachineSet']);
+  });
+
   it('keeps the answer to a DELETE, so a deleted mirror held by finalizers is released, not deleted again', async () => {
     const { reconciler, writer, caches } = setUp();
     await reconciler.reconcile('worker-a');
