@@ -23,6 +23,7 @@ import {
   INFRASTRUCTURE_NAME,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
+  objectKey,
   type Resource,
 } from '../kube/resources.js';
 import { createObjectWriter } from '../kube/writer.js';
@@ -120,6 +121,35 @@ function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
     authority: status.authoritativeAPI,
     synchronizedGeneration: status.synchronizedGeneration,
     synchronized: status.conditions?.find((c) => c.type === 'Synchronized'),
+  };
+}
+
+/**
+ * A Machine informer as a cache: our own writes go into the store without an event, so they
+ * wake the owning MachineSet here when they change what its plan reads.
+ */
+export function machineCache<T extends KubeObject>(
+  informer: Informer<T>,
+  groupPrefix: string,
+  wake: (machineSet: string) => void,
+): ObjectCache<T> {
+  const wakeOwner = (before: T | undefined, after: T | undefined) => {
+    const machine = after ?? before;
+    const set = machine && owningMachineSetName(machine, groupPrefix);
+    if (set && (!before || !after || !isEqual(readBySet(before), readBySet(after)))) wake(set);
+  };
+  return {
+    ...asCache(informer),
+    upsert: (object) => {
+      const before = informer.get(objectKey(object));
+      informer.upsert(object);
+      wakeOwner(before, informer.get(objectKey(object)));
+    },
+    remove: (key) => {
+      const before = informer.get(key);
+      informer.remove(key);
+      wakeOwner(before, undefined);
+    },
   };
 }
 
@@ -289,6 +319,8 @@ export function startController(options: ControllerOptions): RunningController {
     return machineInformer ? asCache(machineInformer) : undefined;
   };
 
+  const mapiMachineCache = machineCache(mapiMachines, MAPI_GROUP, (set) => queue.add(set));
+  const capiMachineCache = machineCache(capiMachines, CAPI_GROUP, (set) => queue.add(set));
   const shared = {
     writer: createObjectWriter(kubeConfig, requests),
     events: createEventRecorder(kubeConfig, () => new Date(), requests),
@@ -307,8 +339,8 @@ export function startController(options: ControllerOptions): RunningController {
       clusters: asCache(clusters),
       infrastructures: asCache(infrastructures),
       templates,
-      mapiMachines: asCache(mapiMachines),
-      capiMachines: asCache(capiMachines),
+      mapiMachines: mapiMachineCache,
+      capiMachines: capiMachineCache,
     },
     converterFor: options.converterFor,
     migration: options.migration ?? true,
@@ -318,8 +350,8 @@ export function startController(options: ControllerOptions): RunningController {
     mapiNamespace,
     capiNamespace,
     caches: {
-      mapiMachines: asCache(mapiMachines),
-      capiMachines: asCache(capiMachines),
+      mapiMachines: mapiMachineCache,
+      capiMachines: capiMachineCache,
       mapiMachineSets: asCache(mapiMachineSets),
       capiMachineSets: asCache(capiMachineSets),
       clusters: asCache(clusters),

@@ -81,6 +81,9 @@ async function mirrored(c: TestController, name: string) {
     });
     const [machine] = await mapiMachines(c);
     expect(machine && condition(machine, 'Synchronized'), 'Machine').to.include({ status: 'True' });
+    // provisioned (machine-api-operator's providerID) and mirrored at that generation
+    expect(machine!.spec.providerID, 'providerID').to.be.a('string');
+    expect(machine!.status?.synchronizedGeneration).to.equal(machine!.metadata.generation);
     const [capiMachine] = await capiMachines(c);
     expect(capiMachine?.status?.conditions?.find((x) => x.type === 'Paused')).to.include({
       status: 'True',
