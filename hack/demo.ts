@@ -211,6 +211,41 @@ function showState(plane: ControlPlane): void {
   ]);
 }
 
+/** Runs one of the program's own commands (the plugin, `check`) as an administrator would. */
+function program(plane: ControlPlane, shown: string, entry: string, args: string[]): void {
+  console.log(`$ ${shown} ${args.join(' ')}`);
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', entry, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, KUBECONFIG: plane.kubeconfigPath },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    process.stdout.write(out);
+  } catch (err) {
+    // `check` exits 1 when some MachineSet cannot migrate: its report is the point.
+    process.stdout.write((err as { stdout?: string }).stdout ?? '');
+    console.log(`(exit code ${(err as { status?: number }).status})`);
+  }
+}
+
+/** What an administrator looks at first: the ClusterOperator, the plugin, the readiness check. */
+function showOverview(plane: ControlPlane): void {
+  banner('the ClusterOperator');
+  kubectl(plane, ['get', 'clusteroperator', 'mapi-capi-sync']);
+  kubectl(plane, [
+    'get',
+    'clusteroperator',
+    'mapi-capi-sync',
+    '-o',
+    'jsonpath={range .status.conditions[*]}{.type}={.status} {.reason}: {.message}{"\\n"}{end}',
+  ]);
+  banner('the oc plugin');
+  program(plane, 'oc mapi-capi-sync', 'src/cli/plugin/main.ts', ['status']);
+  banner('which MachineSets can migrate');
+  program(plane, 'mapi-capi-sync', 'src/main.ts', ['check']);
+}
+
 /** Starts the controller as a process, its output going to `logFile`. */
 function startControllerProcess(
   plane: ControlPlane,
@@ -510,10 +545,18 @@ try {
   );
   console.log(`  and MAPI MachineSets ${[...MACHINE_SETS, BROKEN].join(', ')}`);
 
-  banner('starting the controller: mapi-capi-sync --kubeconfig …');
-  controller = startControllerProcess(plane, [], controllerLog);
+  banner(
+    'starting the controller: mapi-capi-sync --kubeconfig … --cluster-operator=mapi-capi-sync',
+  );
+  controller = startControllerProcess(
+    plane,
+    ['--cluster-operator=mapi-capi-sync', '--operator-status-interval=1s', '--degraded-after=5s'],
+    controllerLog,
+  );
   await settled(plane);
   showState(plane);
+  await sleep(6000); // past --degraded-after: the broken MachineSet degrades the ClusterOperator
+  showOverview(plane);
 
   banner(`why ${BROKEN} is not synchronized`);
   kubectl(plane, [

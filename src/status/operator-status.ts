@@ -68,6 +68,17 @@ function list(items: string[]): string {
   return items.length > MAX_NAMED ? `${named} and ${items.length - MAX_NAMED} more` : named;
 }
 
+/** 15m, 90s, 1h30m: a threshold as a person reads it. */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60 || seconds % 60) return `${seconds}s`;
+  const minutes = seconds / 60;
+  if (minutes < 60 || minutes % 60) {
+    return minutes >= 60 ? `${Math.floor(minutes / 60)}h${minutes % 60}m` : `${minutes}m`;
+  }
+  return `${minutes / 60}h`;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function synchronizedCondition(ms: MapiMachineSet) {
@@ -142,10 +153,9 @@ function degraded(facts: OperatorFacts): Verdict {
   const stuck = facts.machineSets.filter((ms) => isStuck(ms, facts));
   if (stuck.length) {
     const named = stuck.map((ms) => `${ms.metadata.name} (${synchronizedCondition(ms)?.reason})`);
-    const minutes = Math.round(facts.degradedAfterMs / 60_000);
     problems.push({
       reason: 'MachineSetsNotSynchronized',
-      message: `${plural(stuck.length, 'MachineSet has', 'MachineSets have')} been Synchronized=False for more than ${minutes}m: ${list(named)}. Their Synchronized condition says what to fix (\`oc describe machineset -n ${facts.mapiNamespace} NAME\`).`,
+      message: `${plural(stuck.length, 'MachineSet has', 'MachineSets have')} been Synchronized=False for more than ${duration(facts.degradedAfterMs)}: ${list(named)}. Their Synchronized condition says what to fix (\`oc describe machineset -n ${facts.mapiNamespace} NAME\`).`,
     });
   }
   if (!problems.length) {
@@ -175,10 +185,14 @@ function progressing(facts: OperatorFacts): Verdict {
     );
   }
   if (!parts.length) {
+    const total = facts.machineSets.length;
+    const waiting = facts.machineSets.filter((ms) => !isSynchronized(ms)).length;
     return {
       status: 'False',
       reason: 'AsExpected',
-      message: `All ${plural(facts.machineSets.length, 'MachineSet')} are synchronized.`,
+      message: waiting
+        ? `${total - waiting} of ${plural(total, 'MachineSet')} are synchronized; the others wait for a fix (see Degraded).`
+        : `All ${plural(total, 'MachineSet')} are synchronized.`,
     };
   }
   return {

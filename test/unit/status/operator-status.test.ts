@@ -103,6 +103,23 @@ describe('ClusterOperator status', () => {
     expect(degraded).to.include({ status: 'True', reason: 'MachineSetsNotSynchronized' });
     expect(degraded.message).to.include('stuck (FailedToConvertMAPIMachineSetToCAPI)');
     expect(degraded.message).to.include('more than 15m');
+    const progressing = condition(facts({ machineSets: [synced('a'), stuck] }), 'Progressing');
+    expect(progressing).to.include({ status: 'False' });
+    expect(progressing.message).to.equal(
+      '1 of 2 MachineSets are synchronized; the others wait for a fix (see Degraded).',
+    );
+    for (const [ms, text] of [
+      [5000, 'more than 5s'],
+      [90 * 60_000, 'more than 1h30m'],
+      [2 * 3_600_000, 'more than 2h'],
+    ] as const) {
+      const f = facts({
+        machineSets: [stuck],
+        degradedAfterMs: ms,
+        now: new Date(NOW.getTime() + 3 * 3_600_000),
+      });
+      expect(condition(f, 'Degraded').message).to.include(text);
+    }
   });
 
   it('a MachineSet Synchronized=False within the threshold is Progressing, not Degraded', () => {
