@@ -27,6 +27,7 @@ import {
   type Resource,
 } from '../kube/resources.js';
 import { createObjectWriter } from '../kube/writer.js';
+import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
@@ -66,17 +67,6 @@ export interface ControllerOptions {
   leadership?: Promise<void>;
 }
 
-export interface ControllerHealth {
-  synced: boolean;
-  infrastructureFound: boolean;
-  platform?: string;
-  platformSupported: boolean;
-  /** The CAPI Cluster's name (the infrastructure name), when known. */
-  clusterName?: string;
-  clusterFound: boolean;
-  machineSets: MapiMachineSet[];
-}
-
 export interface RunningController {
   /** Resolves once every cache has synced and the workers run. */
   ready: Promise<void>;
@@ -87,7 +77,7 @@ export interface RunningController {
   /** The MAPI Machines in the cache. */
   machines(): MapiMachine[];
   /** What the caches say about the cluster, for the ClusterOperator status. */
-  health(): ControllerHealth;
+  health(): ClusterFacts;
   reconciler: Reconciler;
   machineReconciler: MachineReconciler;
   /** Queues every known MachineSet and Machine, as a periodic resync would. */
@@ -426,7 +416,7 @@ export function startController(options: ControllerOptions): RunningController {
     synced: () => synced,
     machineSets: () => mapiMachineSets.list(),
     machines: () => mapiMachines.list(),
-    health(): ControllerHealth {
+    health(): ClusterFacts {
       const infrastructure = infrastructures.get(INFRASTRUCTURE_NAME);
       const platform = reconciler.platform();
       const clusterName = infrastructure?.status?.infrastructureName;

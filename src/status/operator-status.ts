@@ -39,11 +39,8 @@ export interface RefusedWrite {
   error: string;
 }
 
-export interface OperatorFacts {
-  now: Date;
-  version: string;
-  mapiNamespace: string;
-  capiNamespace: string;
+/** What the controller's caches say about the cluster. */
+export interface ClusterFacts {
   /** The informer caches have synced. */
   synced: boolean;
   /** False when the Infrastructure "cluster" does not exist. */
@@ -55,6 +52,13 @@ export interface OperatorFacts {
   clusterName?: string;
   clusterFound: boolean;
   machineSets: MapiMachineSet[];
+}
+
+export interface OperatorFacts extends ClusterFacts {
+  now: Date;
+  version: string;
+  mapiNamespace: string;
+  capiNamespace: string;
   refusedWrites: RefusedWrite[];
   /** A MachineSet Synchronized=False for longer than this makes the operator Degraded. */
   degradedAfterMs: number;
