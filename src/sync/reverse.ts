@@ -81,7 +81,9 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
     status,
   );
   if (!report) return done('Cluster API is authoritative; in sync');
-  return status ? { ...report, note: 'mirroring Cluster API status to MAPI, Synchronized' } : report;
+  return status
+    ? { ...report, note: 'mirroring Cluster API status to MAPI, Synchronized' }
+    : report;
 }
 
 /**
