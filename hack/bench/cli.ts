@@ -74,13 +74,10 @@ export function parsePhases(value: string | undefined): Phase[] {
   return PHASES.filter((p) => named.includes(p));
 }
 
-function parse(
-  argv: string[],
-  options: Parameters<typeof parseArgs>[0]['options'],
-  allowPositionals: boolean,
-) {
+/** Runs node's parseArgs, turning its complaints into usage errors. */
+function parsing<T>(run: () => T): T {
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+    return run();
   } catch (err) {
     throw new BenchUsageError((err as Error).message, { cause: err });
   }
@@ -88,27 +85,29 @@ function parse(
 
 /** `npm run bench` arguments; `now` names the default results file. */
 export function parseBenchArgs(argv: string[], now: Date = new Date()): BenchOptions | 'help' {
-  const { values } = parse(
-    argv,
-    {
-      scenario: { type: 'string', default: 'sync' },
-      machinesets: { type: 'string' },
-      machines: { type: 'string' },
-      workers: { type: 'string' },
-      phases: { type: 'string' },
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    false,
+  const { values } = parsing(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        scenario: { type: 'string', default: 'sync' },
+        machinesets: { type: 'string' },
+        machines: { type: 'string' },
+        workers: { type: 'string' },
+        phases: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
   );
-  const text = (key: string): string | undefined => {
+  const text = (key: keyof typeof values): string | undefined => {
     const value = values[key];
     return typeof value === 'string' ? value : undefined;
   };
   if (values.help === true) return 'help';
   const scenario = text('scenario');
   if (scenario === 'machines') {
-    for (const flag of ['phases', 'out']) {
+    for (const flag of ['phases', 'out'] as const) {
       if (text(flag) !== undefined) {
         throw new BenchUsageError(`--${flag} applies to the sync scenario only`);
       }
@@ -138,13 +137,16 @@ export function parseBenchArgs(argv: string[], now: Date = new Date()): BenchOpt
 
 /** `npm run bench:chart` arguments: the results file, and where the SVG goes (default beside it). */
 export function parseChartArgs(argv: string[]): ChartOptions | 'help' {
-  const { values, positionals } = parse(
-    argv,
-    {
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    true,
+  const { values, positionals } = parsing(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
   );
   if (values.help === true) return 'help';
   if (positionals.length !== 1 || !positionals[0]) {
