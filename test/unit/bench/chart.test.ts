@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { escapeXml, readResults, renderChart } from '../../../hack/bench/chart.js';
-import { RESULTS } from './report.test.js';
+import { RESULTS } from './sample-results.js';
 
 describe('bench chart', () => {
   it('draws a bar per subject, phase and figure, with its value', () => {
