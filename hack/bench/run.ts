@@ -92,13 +92,12 @@ async function createMachineSets(api: CustomObjectsApi, count: number): Promise<
  * Changes every MachineSet's instance type (a new template for each), and bumps its
  * status.observedGeneration as machine-api-operator would; returns the new generations.
  */
-async function rotate(api: CustomObjectsApi, own: WriteCounts): Promise<Map<string, number>> {
+async function rotate(
+  api: CustomObjectsApi,
+  names: string[],
+  own: WriteCounts,
+): Promise<Map<string, number>> {
   const generations = new Map<string, number>();
-  const names = (
-    (await api.listNamespacedCustomObject({ ...MAPI, namespace: MAPI_NAMESPACE })) as {
-      items: MapiMachineSet[];
-    }
-  ).items.map((m) => m.metadata.name);
   await inBatches(names, async (name) => {
     const patched = (await api.patchNamespacedCustomObject({
       ...MAPI,
@@ -164,7 +163,8 @@ async function runPhase(
       break;
     case 'rotation': {
       const oldTemplates = observer.templates();
-      const generations = await rotate(api, own);
+      const names = observer.mapi.list().map((m) => m.metadata.name);
+      const generations = await rotate(api, names, own);
       await subject.begin(phase);
       await waitUntil('every MachineSet Synchronized with a new template', () =>
         observer.allSynchronized(count, { generations, oldTemplates }),
