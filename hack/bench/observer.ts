@@ -51,30 +51,39 @@ export class MachineSetObserver {
     );
   }
 
-  /**
-   * True when all `count` MachineSets are Synchronized=True at their generation and, after a
-   * change, each is at least at the generation the change gave it and its mirror points at a
-   * template other than the one it pointed at before.
-   */
-  allSynchronized(
-    count: number,
-    change?: { generations: Map<string, number>; oldTemplates: Map<string, string> },
-  ): boolean {
-    const machineSets = this.mapi.list();
-    if (machineSets.length < count || !machineSets.every(isSynchronized)) return false;
-    if (!change) return true;
-    const { generations, oldTemplates } = change;
-    if (
-      machineSets.some(
-        (m) => (m.metadata.generation ?? 0) < (generations.get(m.metadata.name) ?? 0),
-      )
-    ) {
-      return false;
-    }
-    const templates = this.templates();
-    return machineSets.every((m) => {
-      const now = templates.get(m.metadata.name);
-      return now !== undefined && now !== oldTemplates.get(m.metadata.name);
-    });
+  /** See allSynchronized below. */
+  allSynchronized(count: number, change?: Change): boolean {
+    return allSynchronized(this.mapi.list(), this.templates(), count, change);
   }
+}
+
+/** A change the bench made: the generation each MachineSet got, the template its mirror had. */
+export interface Change {
+  generations: Map<string, number>;
+  oldTemplates: Map<string, string>;
+}
+
+/**
+ * True when all `count` MachineSets are Synchronized=True at their generation and, after a
+ * change, each is at least at the generation the change gave it and its mirror points at a
+ * template other than the one it pointed at before. `templates`: each mirror's template by name.
+ */
+export function allSynchronized(
+  machineSets: MapiMachineSet[],
+  templates: Map<string, string>,
+  count: number,
+  change?: Change,
+): boolean {
+  if (machineSets.length < count || !machineSets.every(isSynchronized)) return false;
+  if (!change) return true;
+  const { generations, oldTemplates } = change;
+  return machineSets.every((m) => {
+    const name = m.metadata.name;
+    const template = templates.get(name);
+    return (
+      (m.metadata.generation ?? 0) >= (generations.get(name) ?? 0) &&
+      template !== undefined &&
+      template !== oldTemplates.get(name)
+    );
+  });
 }
