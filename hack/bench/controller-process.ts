@@ -72,26 +72,26 @@ export class ControllerProcess implements Subject {
     );
     this.child = child;
     this.log = log;
-    child.stderr?.pipe(log, { end: false });
+    // The program logs to stderr; its line with the probe port says where /readyz is.
     this.probePort = new Promise((resolvePort, reject) => {
       let pending = '';
+      let found = false;
       const onData = (chunk: Buffer): void => {
         log.write(chunk);
+        if (found) return;
         pending += chunk.toString();
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) {
-          if (!line.includes('serving metrics and probes')) continue;
-          const port = (JSON.parse(line) as { probePort?: number }).probePort;
-          if (port) {
-            child.stdout?.off('data', onData);
-            child.stdout?.pipe(log, { end: false });
-            resolvePort(port);
-            return;
-          }
+        const line = lines.find((l) => l.includes('serving metrics and probes'));
+        const port = line && (JSON.parse(line) as { probePort?: number }).probePort;
+        if (port) {
+          found = true;
+          pending = '';
+          resolvePort(port);
         }
       };
       child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
       child.once('exit', (code, signal) =>
         reject(
           new Error(
@@ -106,11 +106,20 @@ export class ControllerProcess implements Subject {
 
   async ready(): Promise<void> {
     if (!this.probePort) throw new Error('the controller has not been started');
-    const port = await this.probePort;
     const deadline = Date.now() + READY_TIMEOUT_MS;
+    const port = await Promise.race([
+      this.probePort,
+      sleep(READY_TIMEOUT_MS).then(() => {
+        throw new Error(
+          `the controller did not serve its probes within ${READY_TIMEOUT_MS / 1000} s`,
+        );
+      }),
+    ]);
     while (Date.now() < deadline) {
       if (this.child?.exitCode !== null) throw new Error('the controller exited');
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`, {
+        signal: AbortSignal.timeout(5000),
+      }).then(
         (res) => res.ok,
         () => false,
       );
