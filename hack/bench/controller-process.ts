@@ -109,7 +109,7 @@ export class ControllerProcess implements Subject {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     const port = await Promise.race([
       this.probePort,
-      sleep(READY_TIMEOUT_MS).then(() => {
+      sleep(READY_TIMEOUT_MS, undefined, { ref: false }).then(() => {
         throw new Error(
           `the controller did not serve its probes within ${READY_TIMEOUT_MS / 1000} s`,
         );
