@@ -20,8 +20,8 @@ export interface FloorProcessOptions {
 
 interface PassReport {
   machineSets: number;
+  /** CPU of the pass itself, without node's start and the TypeScript loader. */
   cpuSeconds: number;
-  peakRssBytes: number;
 }
 
 export class FloorProcess implements Subject {

@@ -181,8 +181,9 @@ async function runPhase(
       await waitUntil('every MachineSet Synchronized', () => observer.allSynchronized(count));
       break;
   }
-  const seconds = (performance.now() - start) / 1000;
+  // The floor's pass ends when its process does, also when it found nothing to do.
   await subject.finished();
+  const seconds = (performance.now() - start) / 1000;
   if (phase !== 'idle') await quiet(plane, subject);
   const writes = writeDelta(before, await scrapeWrites(plane.kubeConfig), own);
   const usageAfter = subject.usage();
@@ -193,7 +194,9 @@ async function runPhase(
     writes,
     writesPerMachineSet: totalWrites(writes) / count,
     cpuSeconds,
-    ...(usageAfter ? { peakRssMiB: usageAfter.peakRssBytes / 1024 / 1024 } : {}),
+    ...(usageAfter?.peakRssBytes !== undefined
+      ? { peakRssMiB: usageAfter.peakRssBytes / 1024 / 1024 }
+      : {}),
   };
 }
 

@@ -5,7 +5,8 @@ export interface SubjectUsage {
   /** Identifies the process the figures are from: a new one starts from zero. */
   process: number;
   cpuSeconds: number;
-  peakRssBytes: number;
+  /** Undefined when not measured. */
+  peakRssBytes?: number;
 }
 
 export interface Subject {
