@@ -1,0 +1,156 @@
+// Our controller as the image runs it: the compiled program, `node dist/main.js`, a process of its
+// own (so that its CPU and memory are its own), restarted with SIGTERM like a pod.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Phase } from './cli.js';
+import { readProcessUsage } from './process-usage.js';
+import type { Subject, SubjectUsage } from './subject.js';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+const READY_TIMEOUT_MS = 120_000;
+const STOP_GRACE_MS = 30_000;
+
+/** `npm run build`: dist/ as the image has it. */
+export function buildProgram(): void {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+export interface ControllerProcessOptions {
+  kubeconfigPath: string;
+  mapiNamespace: string;
+  capiNamespace: string;
+  workers: number;
+  /** Where its logs go, one file per start. */
+  logDir: string;
+}
+
+export class ControllerProcess implements Subject {
+  readonly name = 'ours';
+  readonly label: string;
+  private child: ChildProcess | undefined;
+  private log: WriteStream | undefined;
+  private probePort: Promise<number> | undefined;
+  private starts = 0;
+
+  constructor(private readonly options: ControllerProcessOptions) {
+    this.label = `node dist/main.js --workers ${options.workers}`;
+  }
+
+  async begin(phase: Phase): Promise<void> {
+    if (phase === 'initial') this.start();
+    if (phase === 'restart') {
+      await this.stop();
+      this.start();
+    }
+  }
+
+  private start(): void {
+    const { kubeconfigPath, mapiNamespace, capiNamespace, workers, logDir } = this.options;
+    this.starts += 1;
+    const log = createWriteStream(join(logDir, `controller-${this.starts}.log`));
+    // setpriv --pdeathsig: the controller dies with the bench, even if the bench is SIGKILLed.
+    const child = spawn(
+      'setpriv',
+      [
+        '--pdeathsig',
+        'KILL',
+        '--',
+        process.execPath,
+        join(REPO_ROOT, 'dist', 'main.js'),
+        `--kubeconfig=${kubeconfigPath}`,
+        `--mapi-namespace=${mapiNamespace}`,
+        `--capi-namespace=${capiNamespace}`,
+        `--workers=${workers}`,
+        '--metrics-bind-address=127.0.0.1:0',
+        '--health-probe-bind-address=127.0.0.1:0',
+        '--log-format=json',
+      ],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    this.log = log;
+    // The program logs to stderr; its line with the probe port says where /readyz is.
+    this.probePort = new Promise((resolvePort, reject) => {
+      let pending = '';
+      let found = false;
+      const onData = (chunk: Buffer): void => {
+        log.write(chunk);
+        if (found) return;
+        pending += chunk.toString();
+        const lines = pending.split('\n');
+        pending = lines.pop() ?? '';
+        const line = lines.find((l) => l.includes('serving metrics and probes'));
+        const port = line && (JSON.parse(line) as { probePort?: number }).probePort;
+        if (port) {
+          found = true;
+          pending = '';
+          resolvePort(port);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code, signal) =>
+        reject(
+          new Error(
+            `the controller exited (${code ?? signal}) before serving; see ${log.path.toString()}`,
+          ),
+        ),
+      );
+    });
+    // Seen by ready(); without a reader an early exit would be an unhandled rejection.
+    this.probePort.catch(() => undefined);
+  }
+
+  async ready(): Promise<void> {
+    if (!this.probePort) throw new Error('the controller has not been started');
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    const port = await Promise.race([
+      this.probePort,
+      sleep(READY_TIMEOUT_MS, undefined, { ref: false }).then(() => {
+        throw new Error(
+          `the controller did not serve its probes within ${READY_TIMEOUT_MS / 1000} s`,
+        );
+      }),
+    ]);
+    while (Date.now() < deadline) {
+      if (this.child?.exitCode !== null) throw new Error('the controller exited');
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`, {
+        signal: AbortSignal.timeout(5000),
+      }).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (ok) return;
+      await sleep(100);
+    }
+    throw new Error(`the controller was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+  }
+
+  finished(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  usage(): SubjectUsage | undefined {
+    const pid = this.child?.pid;
+    const usage = pid === undefined ? undefined : readProcessUsage(pid);
+    return usage && { process: this.starts, ...usage };
+  }
+
+  /** SIGTERM, as the kubelet does; SIGKILL if it has not gone after the grace period. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    this.log?.end();
+  }
+}

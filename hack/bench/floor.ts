@@ -1,0 +1,182 @@
+// The write floor: a minimal writer that makes only the writes a MachineSet strictly needs to be
+// mirrored, and nothing else (no first-visit condition, no events, no guards beyond what the API
+// server checks). A new MachineSet: the MAPI finalizer, the template, the mirror, the mirror's
+// status, the MAPI status = 5 writes. A changed one: the new template, the mirror repointed, the
+// mirror's status, the old template deleted, the MAPI status = 5 writes. One pass over everything
+// that is not Synchronized at its generation, `concurrency` at a time; then it returns.
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { CapiMachineSet, Infrastructure, MapiMachineSet } from '../../src/api/types.js';
+import { awsConverter } from '../../src/conversion/aws/index.js';
+import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
+import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
+import { FINALIZER, SYNCHRONIZED } from '../../src/sync/markers.js';
+import { selectorString } from '../../src/sync/mirror-status.js';
+
+const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
+const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
+const TEMPLATES = {
+  group: 'infrastructure.cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'awsmachinetemplates',
+};
+
+export interface FloorOptions {
+  kubeConfig: KubeConfig;
+  mapiNamespace: string;
+  capiNamespace: string;
+  concurrency: number;
+}
+
+async function listAll<T>(
+  api: CustomObjectsApi,
+  where: typeof MAPI,
+  namespace: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  let token: string | undefined;
+  do {
+    const page = (await api.listNamespacedCustomObject({
+      ...where,
+      namespace,
+      limit: 500,
+      ...(token ? { _continue: token } : {}),
+    })) as { items: T[]; metadata?: { _continue?: string; continue?: string } };
+    items.push(...page.items);
+    token = page.metadata?.continue ?? page.metadata?._continue;
+  } while (token);
+  return items;
+}
+
+export function isSynchronized(mapi: MapiMachineSet): boolean {
+  const condition = mapi.status?.conditions?.find((c) => c.type === SYNCHRONIZED);
+  return (
+    condition?.status === 'True' && mapi.status?.synchronizedGeneration === mapi.metadata.generation
+  );
+}
+
+/** One pass; resolves with the number of MachineSets it wrote for. */
+export async function runFloorPass(options: FloorOptions): Promise<number> {
+  const { kubeConfig, mapiNamespace, capiNamespace } = options;
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const infrastructure = (await api.getClusterCustomObject({
+    group: 'config.openshift.io',
+    version: 'v1',
+    plural: 'infrastructures',
+    name: 'cluster',
+  })) as Infrastructure;
+  const mirrors = new Map(
+    (await listAll<CapiMachineSet>(api, CAPI, capiNamespace)).map((m) => [m.metadata.name, m]),
+  );
+  const pending = (await listAll<MapiMachineSet>(api, MAPI, mapiNamespace)).filter(
+    (m) => !isSynchronized(m),
+  );
+
+  const syncOne = async (mapi: MapiMachineSet): Promise<void> => {
+    const name = mapi.metadata.name;
+    const converted = convertMachineSet({
+      mapi,
+      infrastructure,
+      converter: awsConverter,
+      capiNamespace,
+      paused: true,
+    });
+    if (!converted.ok) throw new Error(`${name}: ${JSON.stringify(converted.errors)}`);
+    const { machineSet, template } = converted.value;
+    const finalizers = mapi.metadata.finalizers ?? [];
+    if (!finalizers.includes(FINALIZER)) {
+      await api.patchNamespacedCustomObject({
+        ...MAPI,
+        namespace: mapiNamespace,
+        name,
+        body: [
+          finalizers.length === 0
+            ? { op: 'add', path: '/metadata/finalizers', value: [FINALIZER] }
+            : { op: 'add', path: '/metadata/finalizers/-', value: FINALIZER },
+        ],
+      });
+    }
+    await api.createNamespacedCustomObject({
+      ...TEMPLATES,
+      namespace: capiNamespace,
+      body: template,
+    });
+
+    const existing = mirrors.get(name);
+    const oldTemplate = existing?.spec.template.spec.infrastructureRef.name;
+    const mirror = (
+      existing
+        ? await api.patchNamespacedCustomObject({
+            ...CAPI,
+            namespace: capiNamespace,
+            name,
+            body: [
+              {
+                op: 'replace',
+                path: '/spec/template/spec/infrastructureRef',
+                value: machineSet.spec.template.spec.infrastructureRef,
+              },
+            ],
+          })
+        : await api.createNamespacedCustomObject({
+            ...CAPI,
+            namespace: capiNamespace,
+            body: machineSet,
+          })
+    ) as CapiMachineSet;
+    await api.patchNamespacedCustomObjectStatus({
+      ...CAPI,
+      namespace: capiNamespace,
+      name,
+      body: [
+        {
+          op: 'add',
+          path: '/status',
+          value: {
+            replicas: mapi.status?.replicas ?? 0,
+            readyReplicas: mapi.status?.readyReplicas ?? 0,
+            availableReplicas: mapi.status?.availableReplicas ?? 0,
+            selector: selectorString(mirror.spec.selector),
+            observedGeneration: mirror.metadata.generation,
+          },
+        },
+      ],
+    });
+    if (oldTemplate && oldTemplate !== template.metadata.name) {
+      await api.deleteNamespacedCustomObject({
+        ...TEMPLATES,
+        namespace: capiNamespace,
+        name: oldTemplate,
+      });
+    }
+    const previous = mapi.status?.conditions?.find((c) => c.type === SYNCHRONIZED);
+    const condition = synchronizedCondition(
+      { status: 'True', reason: Reason.Synchronized, message: '' },
+      previous,
+      new Date().toISOString(),
+    );
+    await api.patchNamespacedCustomObjectStatus({
+      ...MAPI,
+      namespace: mapiNamespace,
+      name,
+      body: [
+        {
+          op: 'add',
+          path: '/status/conditions',
+          value: withCondition(mapi.status?.conditions, condition),
+        },
+        { op: 'add', path: '/status/synchronizedGeneration', value: mapi.metadata.generation },
+      ],
+    });
+  };
+
+  // `concurrency` lanes, each taking the next MachineSet until none is left.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < pending.length) {
+      const mapi = pending[next++];
+      if (mapi) await syncOne(mapi);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, lane));
+  return pending.length;
+}

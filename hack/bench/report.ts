@@ -1,0 +1,123 @@
+// The results of a side-by-side run, as JSON and as a table with the ratios to the floor. Pure.
+import type { Phase } from './cli.js';
+import type { WriteCounts } from './metrics.js';
+
+export interface PhaseResult {
+  /** Wall-clock seconds until the phase's end condition held. */
+  seconds: number;
+  /** The subject's writes as kube-apiserver counted them, by verb and resource. */
+  writes: WriteCounts;
+  writesPerMachineSet: number;
+  /** CPU seconds (user + system) of the subject's process during the phase. */
+  cpuSeconds: number;
+  /** The process's peak resident set size at the end of the phase, MiB; undefined when no process ran. */
+  peakRssMiB?: number;
+}
+
+export interface SubjectResult {
+  /** 'ours' or 'floor'. */
+  subject: string;
+  /** What ran, e.g. `node dist/main.js --workers 2`. */
+  label: string;
+  phases: Partial<Record<Phase, PhaseResult>>;
+}
+
+export interface BenchResults {
+  machineSets: number;
+  workers: number;
+  floorConcurrency: number;
+  startedAt: string;
+  /** The host, for a reader comparing two result files. */
+  cpus: number;
+  runs: SubjectResult[];
+}
+
+/** `ours / floor`, or undefined when there is nothing to divide by. */
+export function ratio(ours: number | undefined, floor: number | undefined): number | undefined {
+  if (ours === undefined || floor === undefined || floor === 0) return undefined;
+  return ours / floor;
+}
+
+interface Row {
+  label: string;
+  value: (phase: PhaseResult) => number | undefined;
+  digits: number;
+}
+
+const ROWS: Row[] = [
+  { label: 'seconds', value: (p) => p.seconds, digits: 1 },
+  { label: 'writes per MachineSet', value: (p) => p.writesPerMachineSet, digits: 2 },
+  { label: 'CPU s', value: (p) => p.cpuSeconds, digits: 2 },
+  { label: 'peak RSS, MiB', value: (p) => p.peakRssMiB, digits: 0 },
+];
+
+function format(value: number | undefined, digits: number): string {
+  return value === undefined ? '—' : value.toFixed(digits);
+}
+
+function formatRatio(value: number | undefined): string {
+  return value === undefined ? '—' : `${value.toFixed(2)}×`;
+}
+
+/** One line per phase and figure: ours, the floor, ours / floor. */
+export function renderTable(results: BenchResults, phases: readonly Phase[]): string {
+  const ours = results.runs.find((r) => r.subject === 'ours');
+  const floor = results.runs.find((r) => r.subject === 'floor');
+  const header = ['phase', 'figure', 'ours', 'floor', 'ours / floor'];
+  const lines: string[][] = [];
+  for (const phase of phases) {
+    const o = ours?.phases[phase];
+    const f = floor?.phases[phase];
+    if (!o && !f) continue;
+    for (const row of ROWS) {
+      const ov = o && row.value(o);
+      const fv = f && row.value(f);
+      lines.push([
+        phase,
+        row.label,
+        format(ov, row.digits),
+        format(fv, row.digits),
+        formatRatio(ratio(ov, fv)),
+      ]);
+    }
+    if (phase === 'idle' && o) {
+      lines.push([phase, 'CPU s per minute', format(perMinute(o), 2), '—', '—']);
+    }
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]?.length ?? 0)));
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  const title =
+    `${results.machineSets} MachineSets; ours: ${ours?.label ?? '—'}; ` +
+    `floor: ${floor?.label ?? '—'}`;
+  return [
+    title,
+    render(header),
+    render(widths.map((w) => '-'.repeat(w))),
+    ...lines.map(render),
+  ].join('\n');
+}
+
+/** CPU seconds per minute of a phase (for idle). */
+export function perMinute(phase: PhaseResult): number | undefined {
+  return phase.seconds > 0 ? (phase.cpuSeconds * 60) / phase.seconds : undefined;
+}
+
+/** The writes of every phase, by verb and resource, for a reader who wants to know which ones. */
+export function renderWrites(results: BenchResults, phases: readonly Phase[]): string {
+  const lines: string[] = [];
+  for (const run of results.runs) {
+    for (const phase of phases) {
+      const result = run.phases[phase];
+      if (!result) continue;
+      const entries = Object.entries(result.writes);
+      const text =
+        entries.length === 0 ? 'none' : entries.map(([key, n]) => `${key} ${n}`).join(', ');
+      lines.push(`${run.subject.padEnd(5)} ${phase.padEnd(8)} ${text}`);
+    }
+  }
+  return lines.join('\n');
+}
