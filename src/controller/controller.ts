@@ -14,7 +14,12 @@ import type {
 import type { PlatformConverter } from '../conversion/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/api-client.js';
 import { createEventRecorder } from '../kube/events.js';
-import { createInformer, type Informer, type InformerOptions } from '../kube/informer.js';
+import {
+  createInformer,
+  type Informer,
+  type InformerEvent,
+  type InformerOptions,
+} from '../kube/informer.js';
 import {
   CAPI_CLUSTER,
   CAPI_MACHINE,
@@ -115,8 +120,23 @@ function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
 }
 
 /**
+ * The MachineSet to wake for a Machine that changed from `before` to `after` (either absent when
+ * it appeared or went): its controlling MachineSet, when what that MachineSet's plan reads changed.
+ */
+function machineSetToWake(
+  before: KubeObject | undefined,
+  after: KubeObject | undefined,
+  groupPrefix: string,
+): string | undefined {
+  const machine = after ?? before;
+  const set = machine && owningMachineSetName(machine, groupPrefix);
+  const changed = !before || !after || !isEqual(readBySet(before), readBySet(after));
+  return changed ? set : undefined;
+}
+
+/**
  * A Machine informer as a cache: our own writes go into the store without an event, so they
- * wake the owning MachineSet here when they change what its plan reads.
+ * wake the owning MachineSet here, as the informer's events do for everyone else's.
  */
 export function machineCache<T extends KubeObject>(
   informer: Informer<T>,
@@ -124,9 +144,8 @@ export function machineCache<T extends KubeObject>(
   wake: (machineSet: string) => void,
 ): ObjectCache<T> {
   const wakeOwner = (before: T | undefined, after: T | undefined) => {
-    const machine = after ?? before;
-    const set = machine && owningMachineSetName(machine, groupPrefix);
-    if (set && (!before || !after || !isEqual(readBySet(before), readBySet(after)))) wake(set);
+    const set = machineSetToWake(before, after, groupPrefix);
+    if (set) wake(set);
   };
   return {
     ...asCache(informer),
@@ -215,20 +234,17 @@ export function startController(options: ControllerOptions): RunningController {
   });
   // A Machine wakes itself, and its MachineSet when something the MachineSet's plan reads of it
   // changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of that).
-  mapiMachines.on((e) => {
-    addMachine(e.object.metadata.name);
-    const set = owningMachineSetName(e.object, MAPI_GROUP);
-    if (set && (e.type !== 'update' || !isEqual(readBySet(e.old), readBySet(e.object)))) {
-      queue.add(set);
-    }
-  });
-  capiMachines.on((e) => {
-    addMachine(e.object.metadata.name);
-    const set = owningMachineSetName(e.object, CAPI_GROUP);
-    if (set && (e.type !== 'update' || !isEqual(readBySet(e.old), readBySet(e.object)))) {
-      queue.add(set);
-    }
-  });
+  const onMachineEvent =
+    (groupPrefix: string) =>
+    (e: InformerEvent<KubeObject>): void => {
+      addMachine(e.object.metadata.name);
+      const before = e.type === 'add' ? undefined : e.type === 'update' ? e.old : e.object;
+      const after = e.type === 'delete' ? undefined : e.object;
+      const set = machineSetToWake(before, after, groupPrefix);
+      if (set) queue.add(set);
+    };
+  mapiMachines.on(onMachineEvent(MAPI_GROUP));
+  capiMachines.on(onMachineEvent(CAPI_GROUP));
   // The plan reads a Cluster's identity (for ownerReferences) and the Infrastructure's
   // spec and status: Cluster API rewriting its Cluster's status must not wake every MachineSet.
   clusters.on((e) => {
