@@ -11,6 +11,7 @@ import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
 import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
 import { FINALIZER, SYNCHRONIZED } from '../../src/sync/markers.js';
 import { selectorString } from '../../src/sync/mirror-status.js';
+import { synchronizedAtGeneration } from '../../src/sync/report.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
@@ -47,13 +48,6 @@ async function listAll<T>(
   return items;
 }
 
-export function isSynchronized(mapi: MapiMachineSet): boolean {
-  const condition = mapi.status?.conditions?.find((c) => c.type === SYNCHRONIZED);
-  return (
-    condition?.status === 'True' && mapi.status?.synchronizedGeneration === mapi.metadata.generation
-  );
-}
-
 /** One pass; resolves with the number of MachineSets it wrote for. */
 export async function runFloorPass(options: FloorOptions): Promise<number> {
   const { kubeConfig, mapiNamespace, capiNamespace } = options;
@@ -68,7 +62,7 @@ export async function runFloorPass(options: FloorOptions): Promise<number> {
     (await listAll<CapiMachineSet>(api, CAPI, capiNamespace)).map((m) => [m.metadata.name, m]),
   );
   const pending = (await listAll<MapiMachineSet>(api, MAPI, mapiNamespace)).filter(
-    (m) => !isSynchronized(m),
+    (m) => !synchronizedAtGeneration(m),
   );
 
   const syncOne = async (mapi: MapiMachineSet): Promise<void> => {

@@ -8,12 +8,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import type { Infrastructure, MapiMachine, MapiMachineSet } from '../../src/api/types.js';
+import type { Infrastructure } from '../../src/api/types.js';
 import { startController } from '../../src/controller/controller.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
 import { converterFor } from '../../src/conversion/platforms.js';
 import { silentLogger } from '../../src/logging.js';
+import { synchronizedAtGeneration } from '../../src/sync/report.js';
 import { createCapiCluster } from '../../test/support/capi-cluster.js';
 import { setControlPlane } from '../../test/support/cluster.js';
 import {
@@ -72,14 +73,6 @@ async function waitUntil(check: () => boolean, timeoutMs: number, what: string):
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function synchronizedAtGeneration(object: MapiMachineSet | MapiMachine): boolean {
-  return (
-    (object.status?.conditions?.some((c) => c.type === 'Synchronized' && c.status === 'True') ??
-      false) &&
-    object.status?.synchronizedGeneration === object.metadata.generation
-  );
 }
 
 /** CPU seconds (user + system) of this process since `from`. */

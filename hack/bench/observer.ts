@@ -4,7 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { CapiMachineSet, MapiMachineSet } from '../../src/api/types.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
 import { silentLogger } from '../../src/logging.js';
-import { isSynchronized } from './floor.js';
+import { synchronizedAtGeneration } from '../../src/sync/report.js';
 
 export class MachineSetObserver {
   readonly mapi: Informer<MapiMachineSet>;
@@ -74,7 +74,7 @@ export function allSynchronized(
   count: number,
   change?: Change,
 ): boolean {
-  if (machineSets.length < count || !machineSets.every(isSynchronized)) return false;
+  if (machineSets.length < count || !machineSets.every(synchronizedAtGeneration)) return false;
   if (!change) return true;
   const { generations, oldTemplates } = change;
   return machineSets.every((m) => {

@@ -2,6 +2,7 @@
 // what the caches hold and what the API server answered. Pure: the same facts give the same
 // status, so any replica can re-derive it and nothing is stored only there.
 import type { MapiMachineSet } from '../api/types.js';
+import { synchronizedAtGeneration } from '../sync/report.js';
 
 export const CLUSTER_OPERATOR_CONDITIONS = [
   'Available',
@@ -89,13 +90,6 @@ function synchronizedCondition(ms: MapiMachineSet) {
   return ms.status?.conditions?.find((c) => c.type === 'Synchronized');
 }
 
-function isSynchronized(ms: MapiMachineSet): boolean {
-  return (
-    synchronizedCondition(ms)?.status === 'True' &&
-    ms.status?.synchronizedGeneration === ms.metadata.generation
-  );
-}
-
 function isMigrating(ms: MapiMachineSet): boolean {
   const wanted = ms.spec?.authoritativeAPI;
   const current = ms.status?.authoritativeAPI;
@@ -175,7 +169,10 @@ function degraded(facts: OperatorFacts): Verdict {
 function progressing(facts: OperatorFacts): Verdict {
   const migrating = facts.machineSets.filter(isMigrating).map((ms) => ms.metadata.name);
   const syncing = facts.machineSets
-    .filter((ms) => !isSynchronized(ms) && !isStuck(ms, facts) && !ms.metadata.deletionTimestamp)
+    .filter(
+      (ms) =>
+        !synchronizedAtGeneration(ms) && !isStuck(ms, facts) && !ms.metadata.deletionTimestamp,
+    )
     .map((ms) => ms.metadata.name);
   const parts: string[] = [];
   if (migrating.length) {
@@ -190,7 +187,7 @@ function progressing(facts: OperatorFacts): Verdict {
   }
   if (!parts.length) {
     const total = facts.machineSets.length;
-    const waiting = facts.machineSets.filter((ms) => !isSynchronized(ms)).length;
+    const waiting = facts.machineSets.filter((ms) => !synchronizedAtGeneration(ms)).length;
     return {
       status: 'False',
       reason: 'AsExpected',

@@ -70,6 +70,14 @@ export function formatFieldErrors(errors: FieldError[]): string {
   return more > 0 ? `${named.join('; ')}; and ${more} more` : named.join('; ');
 }
 
+/** Synchronized=True, and mirrored at the object's own generation. */
+export function synchronizedAtGeneration(object: ReportingObject): boolean {
+  return (
+    findSynchronized(object.status?.conditions)?.status === 'True' &&
+    object.status?.synchronizedGeneration === object.metadata.generation
+  );
+}
+
 /**
  * A step writing the Synchronized condition (and maybe raising
  * synchronizedGeneration, never lowering it), or undefined when both already say so.

@@ -10,6 +10,7 @@ import type {
   MapiMachineSet,
 } from '../../src/api/types.js';
 import { CAPI_MACHINE_SET_FINALIZER } from '../../src/sync/markers.js';
+import { synchronizedAtGeneration } from '../../src/sync/report.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { recordingLogger } from '../support/logger.js';
@@ -45,13 +46,6 @@ async function list<T extends KubeObject>(resource: typeof MAPI, namespace: stri
     next = page.metadata?._continue;
   } while (next);
   return items;
-}
-
-function synchronizedAtGeneration(mapi: MapiMachineSet | MapiMachine): boolean {
-  const condition = mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
-  return (
-    condition?.status === 'True' && mapi.status?.synchronizedGeneration === mapi.metadata.generation
-  );
 }
 
 /** Writes per Machine while it is created and mirrored (see the creation phase). */
