@@ -9,7 +9,10 @@ import {
   Reason,
   synchronizedCondition,
   withCondition,
+  withReconciling,
+  type ReconcilingState,
 } from '../sync/conditions.js';
+import { MIGRATION_CONDITION } from '../sync/markers.js';
 import { patchStatus, type EventSpec, type Step, type WriteStep } from '../sync/steps.js';
 
 export type Authority = 'MachineAPI' | 'ClusterAPI';
@@ -25,8 +28,7 @@ export interface MigratingObject extends KubeObject {
   };
 }
 
-/** The handshake's own condition on the MAPI object: True while a migration is wanted. */
-export const MIGRATION_CONDITION = 'MigrationProgressing';
+export { MIGRATION_CONDITION };
 
 export const MigrationReason = {
   WaitingForSynchronization: 'WaitingForSynchronization',
@@ -92,8 +94,8 @@ export function conditionWrite(
   if (!write) return undefined;
   const status = {
     ...fields,
-    ...(conditionChanges && !unannounced && next
-      ? { conditions: withCondition(conditions, next) }
+    ...(conditionChanges && !unannounced && next && state
+      ? { conditions: withReconciling(withCondition(conditions, next), reconciling(state), now) }
       : {}),
   };
   const events: EventSpec[] = [];
@@ -110,6 +112,16 @@ export function conditionWrite(
     ...patchStatus(mapi, status, note ?? `reporting ${MIGRATION_CONDITION}=${state?.status}`),
     events,
   };
+}
+
+/**
+ * What `Reconciling` says alongside the handshake's condition: True, with the same reason and
+ * message, while a migration is wanted; False when none is (the request was withdrawn).
+ */
+function reconciling(state: MigrationState): ReconcilingState {
+  return state.status === 'True'
+    ? state
+    : { status: 'False', reason: state.reason, message: state.message };
 }
 
 /**
@@ -134,6 +146,12 @@ export function finalStatus(
     now,
   );
   const migration = migrationCondition(state, findMigration(conditions), now);
+  // Still on its way until the sync from the new authority reports True (report.ts).
+  const stillReconciling: ReconcilingState = {
+    status: 'True',
+    reason: synchronized.reason ?? Reason.AuthorityChanged,
+    message: synchronized.message ?? '',
+  };
   return {
     ...patchStatus(
       mapi,
@@ -141,7 +159,11 @@ export function finalStatus(
         authoritativeAPI: to,
         synchronizedAPI: to,
         synchronizedGeneration: 0,
-        conditions: withCondition(withCondition(conditions, synchronized), migration),
+        conditions: withReconciling(
+          withCondition(withCondition(conditions, synchronized), migration),
+          stillReconciling,
+          now,
+        ),
       },
       `leaving Migrating: ${to} is authoritative`,
     ),

@@ -1,6 +1,6 @@
 // The Synchronized condition on the MAPI MachineSet. Pure: the caller passes the time.
 import type { MapiCondition } from '../api/types.js';
-import { SYNCHRONIZED } from './markers.js';
+import { MIGRATION_CONDITION, RECONCILING, SYNCHRONIZED } from './markers.js';
 
 /** Reason identifiers, compatible with OpenShift's own sync controller. */
 export const Reason = {
@@ -117,4 +117,48 @@ export function withCondition(
   const index = list.findIndex((c) => c.type === condition.type);
   if (index === -1) return [...list, condition];
   return list.map((c, i) => (i === index ? condition : c));
+}
+
+/** What `Reconciling` says: True while the object is on its way, False once it has arrived. */
+export interface ReconcilingState {
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+}
+
+/**
+ * `conditions` with `Reconciling` set to `state`; unchanged when it already says so. Severity
+ * Info while True, as the Synchronized condition has while it is Unknown.
+ */
+export function withReconciling(
+  conditions: MapiCondition[] | undefined,
+  state: ReconcilingState,
+  now: string,
+): MapiCondition[] {
+  const list = conditions ?? [];
+  const severity: MapiCondition['severity'] = state.status === 'True' ? 'Info' : '';
+  const bounded = { ...boundedState(state), severity };
+  const previous = list.find((c) => c.type === RECONCILING);
+  if (previous && !conditionChanged(previous, bounded)) return list;
+  return withCondition(list, buildCondition(RECONCILING, bounded, previous, now));
+}
+
+/**
+ * What the sync's report does to `Reconciling` (set only by a migration): once synchronized,
+ * False; until then it says why not. Nothing while the handshake still runs (its condition
+ * True) or when no migration ever set it.
+ */
+export function reconcilingAfterSync(
+  conditions: MapiCondition[] | undefined,
+  state: SyncState,
+): ReconcilingState | undefined {
+  const reconciling = conditions?.find((c) => c.type === RECONCILING);
+  if (reconciling?.status !== 'True') return undefined;
+  if (conditions?.some((c) => c.type === MIGRATION_CONDITION && c.status === 'True')) {
+    return undefined;
+  }
+  if (state.status === 'True') {
+    return { status: 'False', reason: state.reason, message: state.message };
+  }
+  return { status: 'True', reason: state.reason, message: state.message };
 }

@@ -19,6 +19,16 @@ export const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
 
 export const SYNCHRONIZED = 'Synchronized';
 
+/** The migration handshake's condition on MAPI objects: True while a migration is wanted. */
+export const MIGRATION_CONDITION = 'MigrationProgressing';
+
+/**
+ * kstatus's standard condition (sigs.k8s.io/cli-utils): True reads as InProgress to Flux, Argo CD
+ * and `kubectl wait`. Ours on MAPI objects from a migration's first write until the new authority
+ * is synchronized, so that a migrating object never reads Current.
+ */
+export const RECONCILING = 'Reconciling';
+
 /** Cluster API's own finalizers; it never removes them from a paused object. */
 export const CAPI_MACHINE_SET_FINALIZER = 'cluster.x-k8s.io/machineset';
 export const CAPI_MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';

@@ -7,8 +7,10 @@ import {
   conditionDiffers,
   findSynchronized,
   Reason,
+  reconcilingAfterSync,
   synchronizedCondition,
   withCondition,
+  withReconciling,
   type SyncReason,
   type SyncState,
 } from './conditions.js';
@@ -96,10 +98,17 @@ export function reportState(
   const current = mapi.status?.synchronizedGeneration;
   const raise = synchronizedGeneration !== undefined && synchronizedGeneration > (current ?? 0);
   const changed = conditionDiffers(previous, state);
-  if (!changed && !raise && !alongside) return undefined;
+  const synchronized = withCondition(
+    mapi.status?.conditions,
+    synchronizedCondition(state, previous, now),
+  );
+  const reconciling = reconcilingAfterSync(mapi.status?.conditions, state);
+  const conditions = reconciling ? withReconciling(synchronized, reconciling, now) : synchronized;
+  const settles = reconciling !== undefined && conditions !== synchronized;
+  if (!changed && !raise && !alongside && !settles) return undefined;
   const status: Record<string, unknown> = {
     ...alongside,
-    conditions: withCondition(mapi.status?.conditions, synchronizedCondition(state, previous, now)),
+    conditions,
     ...(raise ? { synchronizedGeneration } : {}),
   };
   return {

@@ -80,6 +80,11 @@ export function describeMapiSample(s: Judged, capiGeneration: number | undefined
 export interface MapiVerdicts {
   /** Samples that read Current while the MachineSet was not synchronized. */
   early: string[];
+  /**
+   * Those of them taken once a migration had said so on the object (MigrationProgressing=True):
+   * from then on the controller's own Reconciling condition must keep it InProgress.
+   */
+  earlyWhileMigrating: string[];
   /** Every sample of the MachineSet, described. */
   timeline: string[];
 }
@@ -90,8 +95,10 @@ export interface MapiVerdicts {
  */
 export function mapiVerdicts(judged: readonly Judged[], name: string): MapiVerdicts {
   const early: string[] = [];
+  const earlyWhileMigrating: string[] = [];
   const timeline: string[] = [];
   let capiGeneration: number | undefined;
+  let migrationAnnounced = false;
   for (const s of judged) {
     if (s.object.metadata.name !== name) continue;
     if (s.object.apiVersion.startsWith('cluster.x-k8s.io/') && s.object.kind === 'MachineSet') {
@@ -100,12 +107,17 @@ export function mapiVerdicts(judged: readonly Judged[], name: string): MapiVerdi
     if (s.object.apiVersion.startsWith('machine.openshift.io/') && s.object.kind === 'MachineSet') {
       const line = describeMapiSample(s, capiGeneration);
       timeline.push(line);
+      migrationAnnounced ||=
+        mapiStatus(s.object).conditions?.some(
+          (c) => c.type === 'MigrationProgressing' && c.status === 'True',
+        ) ?? false;
       if (s.kstatus.status === 'Current' && !isSynchronized(s.object, capiGeneration)) {
         early.push(line);
+        if (migrationAnnounced) earlyWhileMigrating.push(line);
       }
     }
   }
-  return { early, timeline };
+  return { early, earlyWhileMigrating, timeline };
 }
 
 /**

@@ -125,4 +125,30 @@ describe('kstatus samples: MAPI MachineSet verdicts', () => {
     const bumped = mapiVerdicts([judged(capi(2), 'Current'), judged(mirror, 'Current')], 'workers');
     expect(bumped.early).to.have.length(1);
   });
+
+  it('tells the early samples taken once a migration was announced on the object', () => {
+    const announced = (generation: number, authority: string): SampledObject => {
+      const object = mapi(generation, {
+        authority,
+        synchronized: 'True',
+        synchronizedGeneration: 1,
+      });
+      const status = object.status as { conditions: object[] };
+      status.conditions.push({ type: 'MigrationProgressing', status: 'True', reason: 'R' });
+      return object;
+    };
+    const verdicts = mapiVerdicts(
+      [
+        judged(behind, 'Current', 1),
+        judged(announced(2, 'MachineAPI'), 'InProgress', 2),
+        judged(announced(2, 'Migrating'), 'Current', 3),
+        judged(mapi(2, { authority: 'ClusterAPI', synchronized: 'Unknown' }), 'Current', 4),
+      ],
+      'workers',
+    );
+    expect(verdicts.early).to.have.length(3);
+    expect(verdicts.earlyWhileMigrating).to.have.length(2);
+    expect(verdicts.earlyWhileMigrating[0]).to.match(/^\+3ms /);
+    expect(verdicts.earlyWhileMigrating[1]).to.match(/^\+4ms /);
+  });
 });

@@ -191,6 +191,64 @@ describe('migration handshake', () => {
     );
   });
 
+  for (const [from, to] of [
+    ['MachineAPI', 'ClusterAPI'],
+    ['ClusterAPI', 'MachineAPI'],
+  ] as const) {
+    it(`${from} → ${to}: Reconciling=True (what kstatus reads as InProgress) from the first migration write until the new authority is synchronized`, () => {
+      const world = synchronizedWorld();
+      if (from === 'ClusterAPI') {
+        wish(world, 'ClusterAPI');
+        world.converge();
+      }
+      expect(condition(world.mapi, 'Reconciling')?.status ?? 'False').to.equal('False');
+      wish(world, to);
+      const seen: string[] = [];
+      let handshakeWrote = false;
+      for (;;) {
+        const step = world.plan();
+        if (step.kind === 'done') break;
+        world.apply(step);
+        const mapi = world.mapi!;
+        handshakeWrote ||= condition(mapi, MIGRATION_CONDITION)?.status === 'True';
+        const reconciling = condition(mapi, 'Reconciling')?.status ?? '-';
+        const synchronized =
+          mapi.status?.authoritativeAPI === to &&
+          condition(mapi, 'Synchronized')?.status === 'True' &&
+          mapi.status.synchronizedGeneration ===
+            (to === 'MachineAPI' ? mapi.metadata.generation : world.mirror?.metadata.generation);
+        seen.push(`${step.note}: Reconciling=${reconciling} synchronized=${synchronized}`);
+        if (handshakeWrote) {
+          expect(reconciling, seen.join('\n')).to.equal(synchronized ? 'False' : 'True');
+        }
+      }
+      expect(handshakeWrote, seen.join('\n')).to.equal(true);
+      expect(condition(world.mapi, 'Reconciling')).to.include({
+        status: 'False',
+        reason: 'ResourceSynchronized',
+      });
+      expect(seen.at(-1)).to.match(/synchronized=true/);
+    });
+  }
+
+  it('Reconciling is True while a held request waits, and False once it is withdrawn', () => {
+    const world = synchronizedWorld();
+    changeSize(world, 42 as unknown as string);
+    wish(world, 'ClusterAPI');
+    world.converge();
+    expect(condition(world.mapi, 'Reconciling')).to.include({
+      status: 'True',
+      reason: MigrationReason.WaitingForSynchronization,
+    });
+    wish(world, 'MachineAPI');
+    changeSize(world, 'xlarge');
+    world.converge();
+    expect(condition(world.mapi, 'Reconciling')).to.include({
+      status: 'False',
+      reason: MigrationReason.NotRequested,
+    });
+  });
+
   it('copies spec into an empty status when machine-api-operator has not', () => {
     const world = new World(mapiMachineSet('worker-a', null));
     world.mapi!.spec.authoritativeAPI = 'ClusterAPI';
