@@ -6,7 +6,6 @@ import {
   boundedState,
   conditionDiffers,
   findSynchronized,
-  Reason,
   reconcilingAfterSync,
   synchronizedCondition,
   withCondition,
@@ -34,8 +33,9 @@ export interface ReportingObject extends KubeObject {
 
 /**
  * What every sync does first on a MAPI object that is not being deleted: nothing while the
- * handshake owns it (Migrating) or before anyone copied spec into status; then the first-visit
- * condition and our finalizer. Either that step, or the authority to sync from.
+ * handshake owns it (Migrating) or before anyone copied spec into status; then our finalizer,
+ * before anything exists on the other side. No interim condition: the first status write is the
+ * outcome, True or False (README, "The writes, in order"). Either that step, or the authority.
  */
 export function planSyncStart(
   mapi: ReportingObject,
@@ -48,14 +48,6 @@ export function planSyncStart(
   }
   if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
     return { step: done('status.authoritativeAPI is not set yet; nothing is written') };
-  }
-  if (!findSynchronized(mapi.status?.conditions)) {
-    const step = reportState(mapi, now, {
-      status: 'Unknown',
-      reason: Reason.AuthorityChanged,
-      message: `Synchronization with ${authority} as the authoritative API is starting.`,
-    });
-    if (step) return { step };
   }
   if (!hasFinalizer(mapi)) return { step: addFinalizer(mapi, finalizerNote) };
   return { authority };

@@ -59,16 +59,23 @@ describe('plan', () => {
       expect(mapi?.status?.synchronizedGeneration).to.equal(1);
     });
 
-    it('sets a first-visit condition before any other write', () => {
+    it('reaches the write floor: finalizer, mirror, template, mirror status, then the outcome as the first status write', () => {
       const world = new World(mapiMachineSet());
-      const step = world.plan();
-      expect(step).to.include({ kind: 'patch', subresource: 'status' });
-      world.apply(step);
-      expect(synchronized(world.mapi)).to.include({
-        status: 'Unknown',
-        reason: 'AuthoritativeAPIChanged',
-      });
-      expect(world.mirror).to.equal(undefined);
+      const steps = world.converge();
+      expect(
+        steps.map((s) => `${s.kind}${'subresource' in s && s.subresource ? '/status' : ''}`),
+      ).to.deep.equal(['patch', 'create', 'create', 'patch/status', 'patch/status']);
+      expect(steps.map((s) => ('object' in s ? s.object.kind : ''))).to.deep.equal([
+        'MachineSet',
+        'MachineSet',
+        'FakeMachineTemplate',
+        'MachineSet',
+        'MachineSet',
+      ]);
+      expect(steps[0])
+        .to.have.nested.property('object.apiVersion')
+        .that.matches(/^machine\./);
+      expect(synchronized(world.mapi)).to.include({ status: 'True' });
     });
 
     it('makes no write once converged', () => {

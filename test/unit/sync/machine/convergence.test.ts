@@ -15,7 +15,6 @@ describe('planMachine: convergence', () => {
     const world = new MachineWorld(storedMachine('MachineAPI'));
     const steps = world.converge();
     expect(steps.map((s) => s.kind)).to.deep.equal([
-      'patch', // Synchronized=Unknown
       'patch', // our finalizer
       'create', // CAPI Machine
       'create', // AWSMachine
