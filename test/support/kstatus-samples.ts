@@ -27,13 +27,33 @@ interface ManagedFieldsEntry {
   fieldsV1?: { 'f:status'?: Record<string, unknown> };
 }
 
-/** Which field managers own `status.observedGeneration` (who wrote it, for the report). */
-function observedGenerationOwners(o: SampledObject): string {
+/** The field managers that own `status.observedGeneration`: who wrote it. */
+function observedGenerationManagers(o: SampledObject): string[] {
   const entries = (o.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields ?? [];
-  const owners = entries
+  return entries
     .filter((e) => e.fieldsV1?.['f:status']?.['f:observedGeneration'] !== undefined)
     .map((e) => e.manager ?? '?');
+}
+
+function observedGenerationOwners(o: SampledObject): string {
+  const owners = observedGenerationManagers(o);
   return owners.length > 0 ? ` (by ${owners.join(', ')})` : '';
+}
+
+/** The field manager machine-api-operator writes with (its binary's name). */
+const MACHINE_API_OPERATOR = 'machine-api-operator';
+
+/**
+ * Whether an early Current sample is one no write of ours could have prevented: a MachineSet
+ * with no observedGeneration yet (just created: the API server drops status on create), or whose
+ * observedGeneration is machine-api-operator's alone (it sets it within milliseconds of an edit).
+ */
+function earlyByOthers(o: SampledObject): boolean {
+  const managers = observedGenerationManagers(o);
+  return (
+    mapiStatus(o).observedGeneration === undefined ||
+    (managers.length > 0 && managers.every((m) => m === MACHINE_API_OPERATOR))
+  );
 }
 const synchronized = (o: SampledObject) =>
   mapiStatus(o).conditions?.find((c) => c.type === 'Synchronized');
@@ -85,6 +105,8 @@ export interface MapiVerdicts {
    * from then on the controller's own Reconciling condition must keep it InProgress.
    */
   earlyWhileMigrating: string[];
+  /** Early samples whose observedGeneration someone other than machine-api-operator wrote. */
+  earlyNotByOthers: string[];
   /** Every sample of the MachineSet, described. */
   timeline: string[];
 }
@@ -96,6 +118,7 @@ export interface MapiVerdicts {
 export function mapiVerdicts(judged: readonly Judged[], name: string): MapiVerdicts {
   const early: string[] = [];
   const earlyWhileMigrating: string[] = [];
+  const earlyNotByOthers: string[] = [];
   const timeline: string[] = [];
   let capiGeneration: number | undefined;
   let migrationAnnounced = false;
@@ -114,10 +137,11 @@ export function mapiVerdicts(judged: readonly Judged[], name: string): MapiVerdi
       if (s.kstatus.status === 'Current' && !isSynchronized(s.object, capiGeneration)) {
         early.push(line);
         if (migrationAnnounced) earlyWhileMigrating.push(line);
+        if (!earlyByOthers(s.object)) earlyNotByOthers.push(line);
       }
     }
   }
-  return { early, earlyWhileMigrating, timeline };
+  return { early, earlyWhileMigrating, earlyNotByOthers, timeline };
 }
 
 /**

@@ -151,4 +151,31 @@ describe('kstatus samples: MAPI MachineSet verdicts', () => {
     expect(verdicts.earlyWhileMigrating[0]).to.match(/^\+3ms /);
     expect(verdicts.earlyWhileMigrating[1]).to.match(/^\+4ms /);
   });
+
+  it("tells early samples whose observedGeneration is not machine-api-operator's alone", () => {
+    const writtenBy = (observedGeneration: number | undefined, ...managers: string[]) => {
+      const object = mapi(2, { authority: 'MachineAPI', synchronized: 'True' });
+      const status = object.status as { observedGeneration?: number };
+      if (observedGeneration !== undefined) status.observedGeneration = observedGeneration;
+      (object.metadata as { managedFields?: object[] }).managedFields = managers.map((manager) => ({
+        manager,
+        fieldsV1: { 'f:status': { 'f:observedGeneration': {} } },
+      }));
+      return object;
+    };
+    const verdicts = mapiVerdicts(
+      [
+        judged(writtenBy(undefined), 'Current', 1),
+        judged(writtenBy(2, 'machine-api-operator'), 'Current', 2),
+        judged(writtenBy(2, 'mapi-capi-sync'), 'Current', 3),
+        judged(writtenBy(2, 'machine-api-operator', 'mapi-capi-sync'), 'Current', 4),
+      ],
+      'workers',
+    );
+    expect(verdicts.early).to.have.length(4);
+    expect(verdicts.earlyNotByOthers.map((line) => line.split(' ')[0])).to.deep.equal([
+      '+3ms',
+      '+4ms',
+    ]);
+  });
 });
