@@ -102,6 +102,28 @@ const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
 const machineName = (key: string) =>
   key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
 
+/** The index of Machines by the name of the MachineSet that controls them. */
+const BY_MACHINE_SET = 'machineSet';
+/** The index of CAPI MachineSets by the template they point at (templateRef). */
+const BY_TEMPLATE = 'template';
+
+/** A template's value in the BY_TEMPLATE index. */
+export const templateRef = (kind: string, name: string) => `${kind}/${name}`;
+
+/** A Machine's values in the BY_MACHINE_SET index: its controlling MachineSet of that group. */
+export function machineSetOf(machine: KubeObject, groupPrefix: string): string[] {
+  const name = owningMachineSetName(machine, groupPrefix);
+  return name === undefined ? [] : [name];
+}
+
+/** A CAPI MachineSet's values in the BY_TEMPLATE index: the template its Machines are made from. */
+export function templatesOf(machineSet: CapiMachineSet): string[] {
+  // Index functions run on every change of the store: whatever the object, they must not throw.
+  const ref = (machineSet.spec as CapiMachineSet['spec'] | undefined)?.template?.spec
+    ?.infrastructureRef;
+  return ref?.name ? [templateRef(ref.kind, ref.name)] : [];
+}
+
 /** What a MachineSet's plan (the handshake) reads of one of its Machines. */
 function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
   const { generation, deletionTimestamp, ownerReferences } = machine.metadata;
@@ -213,13 +235,18 @@ export function startController(options: ControllerOptions): RunningController {
     for (const machine of mapiMachines.list()) addMachine(machine.metadata.name);
     for (const machine of capiMachines.list()) addMachine(machine.metadata.name);
   };
+  // Indexes, so that an event finds the objects it concerns without a scan of every object:
+  // at a thousand MachineSets a scan per event makes the initial sync quadratic.
+  mapiMachines.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, MAPI_GROUP));
+  capiMachines.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, CAPI_GROUP));
+  capiMachineSets.addIndex(BY_TEMPLATE, templatesOf);
   /** The Machines a MachineSet of this name owns, on either side, read their MachineSet. */
   const addMachinesOf = (setName: string): void => {
-    for (const machine of mapiMachines.list()) {
-      if (owningMachineSetName(machine, MAPI_GROUP) === setName) addMachine(machine.metadata.name);
+    for (const machine of mapiMachines.byIndex(BY_MACHINE_SET, setName)) {
+      addMachine(machine.metadata.name);
     }
-    for (const machine of capiMachines.list()) {
-      if (owningMachineSetName(machine, CAPI_GROUP) === setName) addMachine(machine.metadata.name);
+    for (const machine of capiMachines.byIndex(BY_MACHINE_SET, setName)) {
+      addMachine(machine.metadata.name);
     }
   };
 
@@ -274,12 +301,9 @@ export function startController(options: ControllerOptions): RunningController {
         const source = e.object.metadata.annotations?.[SOURCE_ANNOTATION];
         if (source) queue.add(source);
         // Someone else's template: the authoritative CAPI MachineSets pointing at it read it.
-        const name = e.object.metadata.name;
-        for (const machineSet of capiMachineSets.list()) {
-          const ref = machineSet.spec.template?.spec?.infrastructureRef;
-          if (ref?.name === name && ref.kind === kind && machineSet.metadata.name !== source) {
-            queue.add(machineSet.metadata.name);
-          }
+        const ref = templateRef(kind, e.object.metadata.name);
+        for (const machineSet of capiMachineSets.byIndex(BY_TEMPLATE, ref)) {
+          if (machineSet.metadata.name !== source) queue.add(machineSet.metadata.name);
         }
       });
       templateInformers.set(kind, templateInformer);

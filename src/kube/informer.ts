@@ -11,6 +11,7 @@ import { realClock, type Clock } from '../clock.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './api-client.js';
 import { objectKey } from './resources.js';
 import { describeErrorChain as describeError } from './errors.js';
+import { StoreIndex, type IndexFunc } from './store-index.js';
 import type { Logger } from '../logging.js';
 
 /** What to list and watch. group '' is the core API; no namespace means all namespaces / cluster-scoped. */
@@ -115,6 +116,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly watchIdleTimeoutMs: number;
 
   private store = new Map<string, T>();
+  private readonly indexes = new Map<string, StoreIndex<T>>();
   private readonly handlers = new Set<InformerHandler<T>>();
   private resourceVersion = '';
   private synced = false;
@@ -251,12 +253,30 @@ export class Informer<T extends KubeObject = KubeObject> {
       const order = compareResourceVersions(rv, this.resourceVersion);
       if (order !== undefined && order <= 0) return;
     }
-    this.store.set(key, cleaned);
+    this.put(key, cleaned);
   }
 
   /** Forgets an object we deleted, ahead of its watch event. Emits nothing. */
   remove(key: string): void {
-    this.store.delete(key);
+    this.forget(key);
+  }
+
+  /**
+   * Indexes the store by the values `valuesOf` gives each object, kept up to date with every
+   * change of the store (events, relists, our own writes); `byIndex` reads it.
+   */
+  addIndex(name: string, valuesOf: IndexFunc<T>): void {
+    if (this.indexes.has(name)) throw new Error(`informer already has an index named ${name}`);
+    const index = new StoreIndex(valuesOf);
+    for (const [key, object] of this.store) index.set(key, object);
+    this.indexes.set(name, index);
+  }
+
+  /** The stored objects found under `value` in the index `name`: as filtering `list()`, without the scan. */
+  byIndex(name: string, value: string): T[] {
+    const index = this.indexes.get(name);
+    if (!index) throw new Error(`informer has no index named ${name}`);
+    return index.keys(value).map((key) => this.store.get(key) as T);
   }
 
   /** The resourceVersion the next watch starts from. */
@@ -414,6 +434,10 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
     }
     this.store = next;
+    for (const index of this.indexes.values()) {
+      index.clear();
+      for (const [key, object] of next) index.set(key, object);
+    }
     this.resourceVersion = result.resourceVersion;
     for (const [key, object] of next) {
       const old = previous.get(key);
@@ -521,7 +545,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         this.advance(object);
         // The store may already hold a newer version: the server's answer to our own write.
         if (old && isOlder(object, old)) return undefined;
-        this.store.set(key, object);
+        this.put(key, object);
         this.emit(old ? { type: 'update', object, old } : { type: 'add', object });
         return undefined;
       }
@@ -532,7 +556,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         this.advance(object);
         // A newer object under this key (our own create, after this deletion) stays.
         if (old && isOlder(object, old)) return undefined;
-        this.store.delete(key);
+        this.forget(key);
         this.emit({ type: 'delete', object });
         return undefined;
       }
@@ -559,6 +583,16 @@ export class Informer<T extends KubeObject = KubeObject> {
       default:
         throw new Error(`unexpected watch event type ${JSON.stringify(event.type)}`);
     }
+  }
+
+  private put(key: string, object: T): void {
+    this.store.set(key, object);
+    for (const index of this.indexes.values()) index.set(key, object);
+  }
+
+  private forget(key: string): void {
+    this.store.delete(key);
+    for (const index of this.indexes.values()) index.delete(key);
   }
 
   private advance(object: T): void {

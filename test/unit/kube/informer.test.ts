@@ -658,6 +658,63 @@ describe('Informer', () => {
     });
   });
 
+  describe('indexes', () => {
+    const replicas = (o: KubeObject) => [
+      String((o as { spec?: { replicas?: number } }).spec?.replicas),
+    ];
+    const byReplicas = (n: number) => informer.byIndex('replicas', String(n)).map(describeObject);
+    const describeObject = (o: KubeObject) => `${o.metadata.name}@${o.metadata.resourceVersion}`;
+
+    it('finds the stored objects by value, following the list and the watch', async () => {
+      informer.addIndex('replicas', replicas);
+      await startSynced([machineSet('a', '5', 1), machineSet('b', '6', 2)]);
+      expect(byReplicas(1)).to.deep.equal(['a@5']);
+      const watch = transport.lastWatch();
+      watch.emit('ADDED', machineSet('c', '11', 1));
+      watch.emit('MODIFIED', machineSet('a', '12', 2));
+      expect(byReplicas(1)).to.deep.equal(['c@11']);
+      expect(byReplicas(2)).to.deep.equal(['b@6', 'a@12']);
+      watch.emit('DELETED', machineSet('b', '13', 2));
+      expect(byReplicas(2)).to.deep.equal(['a@12']);
+      expect(byReplicas(3)).to.deep.equal([]);
+    });
+
+    it('indexes what is already stored when added late', async () => {
+      await startSynced([machineSet('a', '5', 1)]);
+      informer.addIndex('replicas', replicas);
+      expect(byReplicas(1)).to.deep.equal(['a@5']);
+    });
+
+    it('follows our own writes and an older watch event does not undo them', async () => {
+      informer.addIndex('replicas', replicas);
+      await startSynced([machineSet('a', '5', 1), machineSet('b', '6', 1)]);
+      informer.upsert(machineSet('a', '20', 2));
+      informer.remove('ns/b');
+      expect(byReplicas(1)).to.deep.equal([]);
+      expect(byReplicas(2)).to.deep.equal(['a@20']);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '15', 1)); // older than our write
+      expect(byReplicas(2)).to.deep.equal(['a@20']);
+    });
+
+    it('is rebuilt by a relist, keeping an upserted object newer than the list', async () => {
+      informer.addIndex('replicas', replicas);
+      await startSynced([machineSet('a', '5', 1), machineSet('b', '6', 1)]);
+      informer.upsert(machineSet('c', '30', 1));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      await expectRetryAfter(200, () => transport.lists.length);
+      transport.lastList().resolve({ items: [machineSet('b', '24', 2)], resourceVersion: '25' });
+      await flush();
+      expect(byReplicas(1)).to.deep.equal(['c@30']);
+      expect(byReplicas(2)).to.deep.equal(['b@24']);
+    });
+
+    it('refuses an unknown or a second index of one name', () => {
+      informer.addIndex('replicas', replicas);
+      expect(() => informer.addIndex('replicas', replicas)).to.throw(/already has an index/);
+      expect(() => informer.byIndex('other', '1')).to.throw(/no index named other/);
+    });
+  });
+
   describe('stop', () => {
     it('aborts the watch and starts nothing afterwards', async () => {
       await startSynced([machineSet('a', '5')]);
