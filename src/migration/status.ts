@@ -95,7 +95,7 @@ export function conditionWrite(
   const status = {
     ...fields,
     ...(conditionChanges && !unannounced && next && state
-      ? { conditions: withReconciling(withCondition(conditions, next), reconciling(state), now) }
+      ? { conditions: withReconciling(withCondition(conditions, next), state, now) }
       : {}),
   };
   const events: EventSpec[] = [];
@@ -112,16 +112,6 @@ export function conditionWrite(
     ...patchStatus(mapi, status, note ?? `reporting ${MIGRATION_CONDITION}=${state?.status}`),
     events,
   };
-}
-
-/**
- * What `Reconciling` says alongside the handshake's condition: True, with the same reason and
- * message, while a migration is wanted; False when none is (the request was withdrawn).
- */
-function reconciling(state: MigrationState): ReconcilingState {
-  return state.status === 'True'
-    ? state
-    : { status: 'False', reason: state.reason, message: state.message };
 }
 
 /**

@@ -157,8 +157,6 @@ export function reconcilingAfterSync(
   if (conditions?.some((c) => c.type === MIGRATION_CONDITION && c.status === 'True')) {
     return undefined;
   }
-  if (state.status === 'True') {
-    return { status: 'False', reason: state.reason, message: state.message };
-  }
-  return { status: 'True', reason: state.reason, message: state.message };
+  const status = state.status === 'True' ? 'False' : 'True';
+  return { status, reason: state.reason, message: state.message };
 }

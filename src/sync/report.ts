@@ -90,14 +90,16 @@ export function reportState(
   const current = mapi.status?.synchronizedGeneration;
   const raise = synchronizedGeneration !== undefined && synchronizedGeneration > (current ?? 0);
   const changed = conditionDiffers(previous, state);
+  const reconciling = reconcilingAfterSync(mapi.status?.conditions, state);
+  // The no-op reconcile of a synchronized object ends here, without building a conditions list.
+  const mustWrite = changed || raise || alongside !== undefined;
+  if (!mustWrite && !reconciling) return undefined;
   const synchronized = withCondition(
     mapi.status?.conditions,
     synchronizedCondition(state, previous, now),
   );
-  const reconciling = reconcilingAfterSync(mapi.status?.conditions, state);
   const conditions = reconciling ? withReconciling(synchronized, reconciling, now) : synchronized;
-  const settles = reconciling !== undefined && conditions !== synchronized;
-  if (!changed && !raise && !alongside && !settles) return undefined;
+  if (!mustWrite && conditions === synchronized) return undefined;
   const status: Record<string, unknown> = {
     ...alongside,
     conditions,
