@@ -2,10 +2,10 @@
 // run the controller until SIGTERM/SIGINT.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { KubeConfig } from '@kubernetes/client-node';
-import { runCheck } from './cli/check/command.js';
 import { startController, type RunningController } from './controller/controller.js';
 import { converterFor, SUPPORTED_PLATFORMS } from './conversion/platforms.js';
+import { loadClusterAccess, type ClusterAccess } from './kube/cluster-access.js';
+import { KubeClient } from './kube/http-client.js';
 import { LeaderElector, validateTimings } from './kube/leader-election.js';
 import { createLogger, type Logger } from './logging.js';
 import { parseBindAddress, serve, type Endpoints } from './observability/http-server.js';
@@ -15,21 +15,6 @@ import { parseOptions, USAGE, UsageError, type Options } from './options.js';
 import { RefusedWrites } from './status/refused-writes.js';
 import { startOperatorReporter, type OperatorReporter } from './status/reporter.js';
 import { programVersion } from './version.js';
-
-function loadKubeConfig(options: Options): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  if (options.kubeconfig) {
-    kubeConfig.loadFromFile(options.kubeconfig);
-  } else if (process.env.KUBERNETES_SERVICE_HOST && process.env.KUBERNETES_SERVICE_PORT) {
-    kubeConfig.loadFromCluster();
-  }
-  if (!kubeConfig.getCurrentCluster()) {
-    throw new Error(
-      'no cluster to connect to: pass --kubeconfig, set KUBECONFIG, or run in a pod with a service account',
-    );
-  }
-  return kubeConfig;
-}
 
 function parse(): Options | 'help' | UsageError {
   try {
@@ -88,15 +73,25 @@ async function main(): Promise<number> {
   }
 
   const logger = createLogger(options.logLevel, options.logFormat);
-  let kubeConfig: KubeConfig;
+  let access: ClusterAccess;
   try {
-    kubeConfig = loadKubeConfig(options);
+    access = loadClusterAccess({
+      env: process.env,
+      ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
+    });
   } catch (err) {
     logger.error('cannot load kubeconfig', { error: (err as Error).message });
     return 1;
   }
+  // One pool of connections for every request; the API server names our field manager after
+  // the User-Agent: mapi-capi-sync.
+  const client = new KubeClient(access, {
+    timeoutMs: options.requestTimeoutMs,
+    userAgent: `mapi-capi-sync/${programVersion()}`,
+  });
   logger.info('starting', {
-    server: kubeConfig.getCurrentCluster()?.server,
+    server: access.server,
+    credentials: access.source,
     mapiNamespace: options.mapiNamespace,
     capiNamespace: options.capiNamespace,
     platform: options.platform ?? '(from Infrastructure)',
@@ -114,7 +109,7 @@ async function main(): Promise<number> {
   if (options.leaderElect) {
     leadership = new Promise((resolve) => {
       elector = new LeaderElector({
-        kubeConfig,
+        client,
         namespace: options.leaderElectNamespace,
         name: options.leaderElectId,
         identity: `${hostname()}_${randomUUID()}`,
@@ -147,7 +142,7 @@ async function main(): Promise<number> {
   const progress = new ProgressTracker({ stallThresholdMs: options.healthStallThresholdMs });
   const refusedWrites = new RefusedWrites();
   const running = startController({
-    kubeConfig,
+    client,
     mapiNamespace: options.mapiNamespace,
     capiNamespace: options.capiNamespace,
     ...(options.platform ? { platform: options.platform } : {}),
@@ -157,7 +152,6 @@ async function main(): Promise<number> {
     logger,
     metrics,
     ...(leadership ? { leadership } : {}),
-    requestTimeoutMs: options.requestTimeoutMs,
     progress,
     onWrite: refusedWrites.accepted,
     onWriteFailure: refusedWrites.failed,
@@ -170,7 +164,7 @@ async function main(): Promise<number> {
     void running.ready.then(
       () => {
         reporter = startOperatorReporter({
-          kubeConfig,
+          client,
           name: clusterOperator,
           intervalMs: options.operatorStatusIntervalMs,
           requestTimeoutMs: options.requestTimeoutMs,
@@ -221,12 +215,15 @@ async function main(): Promise<number> {
   const finished = await running.stop(options.shutdownTimeoutMs);
   if (!finished) logger.warn('reconciles still running at the shutdown deadline; exiting anyway');
   await elector?.release();
+  client.close();
   logger.info('stopped');
   return 0;
 }
 
-// `mapi-capi-sync check …` is a read-only report, not the controller.
+// `mapi-capi-sync check …` is a read-only report, not the controller; loaded only when asked
+// for, so that the controller does not carry its libraries.
 if (process.argv[2] === 'check') {
+  const { runCheck } = await import('./cli/check/command.js');
   const { stdin, stdout, stderr, env } = process;
   process.exit(await runCheck(process.argv.slice(3), { stdin, stdout, stderr, env }));
 }

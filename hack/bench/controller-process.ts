@@ -59,6 +59,7 @@ export class ControllerProcess implements Subject {
         'KILL',
         '--',
         process.execPath,
+        ...nodeFlags(),
         join(REPO_ROOT, 'dist', 'main.js'),
         `--kubeconfig=${kubeconfigPath}`,
         `--mapi-namespace=${mapiNamespace}`,
@@ -153,4 +154,9 @@ export class ControllerProcess implements Subject {
     }
     this.log?.end();
   }
+}
+
+/** Extra node flags for the controller, e.g. BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+function nodeFlags(): string[] {
+  return (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 }

@@ -22,6 +22,7 @@ import {
   createMachineSet,
   setInfrastructure,
 } from '../../test/support/controller.js';
+import { clientFor } from '../../test/support/kube-client.js';
 import { WriteLog } from '../../test/support/writes.js';
 import { startControlPlane } from '../control-plane.js';
 
@@ -130,7 +131,7 @@ async function benchController({
     let lastWriteAt = performance.now();
     const cpuBefore = process.cpuUsage();
     const controller = startController({
-      kubeConfig: plane.kubeConfig,
+      client: clientFor(plane.kubeConfig),
       mapiNamespace: MAPI_NAMESPACE,
       capiNamespace: CAPI_NAMESPACE,
       workers: WORKERS,

@@ -3,6 +3,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CapiMachineSet, MapiMachineSet } from '../../src/api/types.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
+import { clientFor } from '../../test/support/kube-client.js';
 import { silentLogger } from '../../src/logging.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
 
@@ -12,8 +13,9 @@ export class MachineSetObserver {
 
   constructor(kubeConfig: KubeConfig, mapiNamespace: string, capiNamespace: string) {
     const options = { logger: silentLogger };
+    const client = clientFor(kubeConfig);
     this.mapi = createInformer<MapiMachineSet>(
-      kubeConfig,
+      client,
       {
         group: 'machine.openshift.io',
         version: 'v1beta1',
@@ -23,7 +25,7 @@ export class MachineSetObserver {
       options,
     );
     this.capi = createInformer<CapiMachineSet>(
-      kubeConfig,
+      client,
       {
         group: 'cluster.x-k8s.io',
         version: 'v1beta2',

@@ -1,5 +1,4 @@
 // Wires informers, the work queue, workers and the reconciler together.
-import type { KubeConfig } from '@kubernetes/client-node';
 import isEqual from 'lodash/isEqual.js';
 import type {
   CapiMachine,
@@ -12,7 +11,7 @@ import type {
   MapiMachineSet,
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube/api-client.js';
+import type { KubeClient } from '../kube/http-client.js';
 import { createEventRecorder } from '../kube/events.js';
 import {
   createInformer,
@@ -48,7 +47,8 @@ import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
 export interface ControllerOptions {
-  kubeConfig: KubeConfig;
+  /** Every request but watches is bounded by its timeout. */
+  client: KubeClient;
   mapiNamespace: string;
   capiNamespace: string;
   platform?: string;
@@ -64,8 +64,6 @@ export interface ControllerOptions {
   onWrite?: ReconcilerOptions['onWrite'];
   /** Told of every write that failed. */
   onWriteFailure?: ReconcilerOptions['onWriteFailure'];
-  /** Timeout of every API request but watches (default: DEFAULT_REQUEST_TIMEOUT_MS). */
-  requestTimeoutMs?: number;
   /** Told when workers take and finish keys, for the liveness probe. */
   progress?: WorkerProgress;
   /** Workers start only once this resolves (leader election); caches sync regardless. */
@@ -196,16 +194,14 @@ function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
 }
 
 export function startController(options: ControllerOptions): RunningController {
-  const { kubeConfig, mapiNamespace, capiNamespace, logger } = options;
-  const requests = { timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS };
+  const { client, mapiNamespace, capiNamespace, logger } = options;
   const informerOptions: InformerOptions = {
     logger,
-    requestTimeoutMs: requests.timeoutMs,
     ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
   };
   const informer = <T extends KubeObject>(resource: Resource, namespace?: string) =>
     createInformer<T>(
-      kubeConfig,
+      client,
       {
         group: resource.group,
         version: resource.version,
@@ -352,8 +348,8 @@ export function startController(options: ControllerOptions): RunningController {
   const mapiMachineCache = machineCache(mapiMachines, MAPI_GROUP, (set) => queue.add(set));
   const capiMachineCache = machineCache(capiMachines, CAPI_GROUP, (set) => queue.add(set));
   const shared = {
-    writer: createObjectWriter(kubeConfig, requests),
-    events: createEventRecorder(kubeConfig, () => new Date(), requests),
+    writer: createObjectWriter(client),
+    events: createEventRecorder(client, () => new Date()),
     now: () => new Date(),
     logger,
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),

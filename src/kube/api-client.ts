@@ -14,26 +14,13 @@ import {
   type RequestContext,
   type SecurityAuthentication,
 } from '@kubernetes/client-node';
+import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimeoutError } from './http-client.js';
 
-/** What every API request may take unless told otherwise (the --request-timeout default). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimeoutError };
 
 export interface ApiClientOptions {
   /** Each request (authentication, headers and the whole body) fails after this long. */
   timeoutMs: number;
-}
-
-/** The error a request fails with when it ran out of time. */
-export class RequestTimeoutError extends Error {
-  constructor(
-    readonly method: string,
-    readonly url: string,
-    readonly timeoutMs: number,
-    options?: ErrorOptions,
-  ) {
-    super(`${method} ${url}: no complete answer within ${timeoutMs} ms`, options);
-    this.name = 'RequestTimeoutError';
-  }
 }
 
 /** Same as `kubeConfig.makeApiClient(apiClass)`, with every request bounded by `timeoutMs`. */

@@ -1,14 +1,10 @@
 // Kubernetes Events on the MAPI MachineSet. The same event (object, type,
 // reason, message) is counted up, not created again.
-import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
+import type { CoreV1Event } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/types.js';
 import { stableHash } from '../sync/naming.js';
-import {
-  createApiClient,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type ApiClientOptions,
-} from './api-client.js';
 import { isConflict } from './errors.js';
+import type { KubeClient } from './http-client.js';
 
 export interface EventToRecord {
   type: 'Normal' | 'Warning';
@@ -23,12 +19,7 @@ export interface EventRecorder {
 const COMPONENT = 'mapi-capi-sync';
 const MAX_MESSAGE = 1024;
 
-export function createEventRecorder(
-  kubeConfig: KubeConfig,
-  now: () => Date,
-  options: ApiClientOptions = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS },
-): EventRecorder {
-  const core = createApiClient(kubeConfig, CoreV1Api, options);
+export function createEventRecorder(client: KubeClient, now: () => Date): EventRecorder {
   return {
     async record(object: KubeObject, event: EventToRecord): Promise<void> {
       const namespace = object.metadata.namespace ?? 'default';
@@ -40,6 +31,8 @@ export function createEventRecorder(
           ? `${event.message.slice(0, MAX_MESSAGE - 1)}…`
           : event.message;
       const body: CoreV1Event = {
+        apiVersion: 'v1',
+        kind: 'Event',
         metadata: { name, namespace },
         involvedObject: {
           apiVersion: object.apiVersion,
@@ -59,14 +52,16 @@ export function createEventRecorder(
         lastTimestamp: timestamp,
         count: 1,
       };
+      const events = `/api/v1/namespaces/${encodeURIComponent(namespace)}/events`;
       try {
-        await core.createNamespacedEvent({ namespace, body });
+        await client.request('POST', events, { body });
       } catch (err) {
         if (!isConflict(err)) throw err;
-        const existing = await core.readNamespacedEvent({ name, namespace });
+        const path = `${events}/${encodeURIComponent(name)}`;
+        const existing = await client.request<CoreV1Event>('GET', path);
         existing.count = (existing.count ?? 1) + 1;
         existing.lastTimestamp = timestamp;
-        await core.replaceNamespacedEvent({ name, namespace, body: existing });
+        await client.request('PUT', path, { body: existing });
       }
     },
   };

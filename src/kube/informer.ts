@@ -1,26 +1,17 @@
 // An informer of our own: list, then watch from the list's resourceVersion; relist at once on
 // 410 Gone; on any error, closed or silent stream restart with backoff, so it never silently
 // stops. client-node's own informer stops after errors, and its Watch leaks sockets on reconnect
-// and cannot be aborted before the server answers; our transport uses its request layer only.
-import http from 'node:http';
-import https from 'node:https';
+// and cannot be aborted before the server answers; our transport is our own client's.
 import { inspect } from 'node:util';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/types.js';
 import { realClock, type Clock } from '../clock.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './api-client.js';
-import { objectKey } from './resources.js';
+import type { KubeClient } from './http-client.js';
+import { objectKey, resourcePath, type ResourceDescriptor } from './resources.js';
 import { describeErrorChain as describeError } from './errors.js';
 import { StoreIndex, type IndexFunc } from './store-index.js';
 import type { Logger } from '../logging.js';
 
-/** What to list and watch. group '' is the core API; no namespace means all namespaces / cluster-scoped. */
-export interface ResourceDescriptor {
-  group: string;
-  version: string;
-  plural: string;
-  namespace?: string;
-}
+export { resourcePath, type ResourceDescriptor };
 
 export interface ListResult {
   items: unknown[];
@@ -46,7 +37,7 @@ export interface ListWatcher {
   list(signal: AbortSignal): Promise<ListResult>;
   /**
    * Starts a watch. `onClose` is called once when the stream ends: with no argument for a clean
-   * close, with the error otherwise (an HTTP failure carries `statusCode`). It may be called
+   * close, with the error otherwise (an HTTP failure carries its status as `code`). It may be called
    * before the returned promise resolves; calls after `abort()` are ignored by the informer.
    */
   watch(
@@ -83,8 +74,6 @@ export interface InformerOptions {
    * Default 3 minutes.
    */
   watchIdleTimeoutMs?: number;
-  /** For `createInformer`'s transport: each list page request's timeout. Default 30 s. */
-  requestTimeoutMs?: number;
 }
 
 /** A watch that delivered nothing and ended sooner than this counts as a failure (for backoff). */
@@ -632,51 +621,34 @@ export class Informer<T extends KubeObject = KubeObject> {
 
 /** An informer over the real API server. */
 export function createInformer<T extends KubeObject = KubeObject>(
-  kubeConfig: KubeConfig,
+  client: KubeClient,
   resource: ResourceDescriptor,
   options: InformerOptions,
 ): Informer<T> {
   const logger = options.logger.child({ resource: resourcePath(resource) });
-  const transport = new KubeListWatcher(kubeConfig, resource, {
-    ...(options.requestTimeoutMs !== undefined
-      ? { requestTimeoutMs: options.requestTimeoutMs }
-      : {}),
-  });
-  return new Informer<T>(transport, { ...options, logger });
-}
-
-/** The collection's URL path, e.g. /apis/machine.openshift.io/v1beta1/namespaces/ns/machinesets. */
-export function resourcePath(resource: ResourceDescriptor): string {
-  const { group, version, plural, namespace } = resource;
-  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-  const scope = namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `${base}${scope}/${plural}`;
+  return new Informer<T>(new KubeListWatcher(client, resource), { ...options, logger });
 }
 
 export interface KubeListWatcherOptions {
-  /** Each list page request fails after this long. Default 30 s. */
-  requestTimeoutMs?: number;
   /** Objects per list page. Default 500. */
   pageSize?: number;
 }
 
 /**
- * Lists with paginated plain GETs and watches with a streamed GET (both work for core and custom
- * groups alike), on client-node's connection settings and credentials. A watch can be aborted at
- * any moment, also before the server has answered, and never leaves a socket behind.
+ * Lists with paginated GETs and watches with a streamed GET (both work for core and custom groups
+ * alike), on the client's connections and credentials. Each page is one request, bounded by the
+ * client's timeout; a watch can be aborted at any moment, also before the server has answered.
  */
 export class KubeListWatcher implements ListWatcher {
   private readonly path: string;
-  private readonly requestTimeoutMs: number;
   private readonly pageSize: number;
 
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    private readonly client: KubeClient,
     resource: ResourceDescriptor,
     options: KubeListWatcherOptions = {},
   ) {
     this.path = resourcePath(resource);
-    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? 500;
   }
 
@@ -688,7 +660,7 @@ export class KubeListWatcher implements ListWatcher {
       const query: Record<string, string> = { limit: String(this.pageSize) };
       if (continueToken) query.continue = continueToken;
       const page = await this.listPage(query, signal);
-      items.push(...page.items);
+      for (const item of page.items) items.push(item);
       // Every page of one list is a view of the same snapshot; the first page names it.
       resourceVersion ??= page.resourceVersion;
       continueToken = page.continueToken;
@@ -700,13 +672,12 @@ export class KubeListWatcher implements ListWatcher {
     query: Record<string, string>,
     signal: AbortSignal,
   ): Promise<ListResult & { continueToken: string }> {
-    const pageSignal = AbortSignal.any([signal, AbortSignal.timeout(this.requestTimeoutMs)]);
-    const body = (await getJson(this.kubeConfig, this.path, query, pageSignal)) as {
+    const body = await this.client.request<{
       apiVersion?: unknown;
       kind?: unknown;
       metadata?: { resourceVersion?: unknown; continue?: unknown };
       items?: unknown;
-    } | null;
+    } | null>('GET', this.path, { query, signal });
     const resourceVersion = body?.metadata?.resourceVersion;
     if (!Array.isArray(body?.items) || typeof resourceVersion !== 'string') {
       throw new Error(`GET ${this.path}: not a list`);
@@ -717,10 +688,13 @@ export class KubeListWatcher implements ListWatcher {
       typeof body.kind === 'string' && body.kind.endsWith('List')
         ? body.kind.slice(0, -4)
         : undefined;
-    const defaults = { ...(apiVersion ? { apiVersion } : {}), ...(kind ? { kind } : {}) };
-    const items = (body.items as unknown[]).map((item) =>
-      typeof item === 'object' && item !== null ? { ...defaults, ...item } : item,
-    );
+    const items = body.items as unknown[];
+    for (const item of items) {
+      if (typeof item !== 'object' || item === null) continue;
+      const object = item as { apiVersion?: unknown; kind?: unknown };
+      if (apiVersion && object.apiVersion === undefined) object.apiVersion = apiVersion;
+      if (kind && object.kind === undefined) object.kind = kind;
+    }
     const continueToken = typeof body.metadata?.continue === 'string' ? body.metadata.continue : '';
     return { items, resourceVersion, continueToken };
   }
@@ -744,154 +718,23 @@ export class KubeListWatcher implements ListWatcher {
       resourceVersion: options.resourceVersion,
       timeoutSeconds: String(options.timeoutSeconds),
     };
-    void streamLines(this.kubeConfig, this.path, query, controller.signal, (line) => {
-      if (closed) return;
-      let parsed: { type?: unknown; object?: unknown };
-      try {
-        parsed = JSON.parse(line) as { type?: unknown; object?: unknown };
-      } catch (err) {
-        close(new Error(`GET ${this.path}: watch sent a line that is not JSON`, { cause: err }));
-        return;
-      }
-      onEvent({ type: String(parsed.type), object: parsed.object });
-    }).then(
-      () => close(),
-      (err: unknown) => close(err),
-    );
-    return Promise.resolve({ abort: () => controller.abort() });
-  }
-}
-
-/** Starts a GET on the API server with client-node's credentials and TLS settings. */
-async function openRequest(
-  kubeConfig: KubeConfig,
-  path: string,
-  query: Record<string, string>,
-  signal: AbortSignal,
-): Promise<{ request: http.ClientRequest; agent: unknown }> {
-  const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster');
-  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-  const options: https.RequestOptions = {
-    method: 'GET',
-    headers: { Accept: 'application/json' },
-    signal,
-  };
-  await kubeConfig.applyToHTTPSOptions(options);
-  signal.throwIfAborted();
-  const client = url.protocol === 'http:' ? http : https;
-  return { request: client.request(url, options), agent: options.agent };
-}
-
-/** client-node makes a fresh agent per call; destroy it so no socket outlives the request. */
-function destroyAgent(agent: unknown): void {
-  if (agent instanceof http.Agent) agent.destroy();
-}
-
-/** Reads a whole response; a status other than 2xx is an HttpStatusError. */
-function readResponse(path: string, response: http.IncomingMessage): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('error', reject);
-    response.on('close', () => {
-      if (!response.complete) reject(new Error(`GET ${path}: connection closed mid-response`));
-    });
-    response.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const status = response.statusCode ?? 0;
-      if (status < 200 || status >= 300) {
-        const summary = text.slice(0, 500).replace(/\s*\n\s*/g, ' ');
-        reject(new HttpStatusError(status, `GET ${path}: HTTP ${status}: ${summary}`));
-        return;
-      }
-      resolve(text);
-    });
-  });
-}
-
-async function getJson(
-  kubeConfig: KubeConfig,
-  path: string,
-  query: Record<string, string>,
-  signal: AbortSignal,
-): Promise<unknown> {
-  const { request, agent } = await openRequest(kubeConfig, path, query, signal);
-  try {
-    const text = await new Promise<string>((resolve, reject) => {
-      request.on('response', (response) => void readResponse(path, response).then(resolve, reject));
-      request.on('error', reject);
-      request.end();
-    });
-    try {
-      return JSON.parse(text);
-    } catch (err) {
-      throw new Error(`GET ${path}: response is not JSON`, { cause: err });
-    }
-  } finally {
-    destroyAgent(agent);
-  }
-}
-
-/**
- * Streams a GET's body line by line until the server ends it (resolves) or it fails or is
- * aborted (rejects). A status other than 200 rejects with an HttpStatusError.
- */
-async function streamLines(
-  kubeConfig: KubeConfig,
-  path: string,
-  query: Record<string, string>,
-  signal: AbortSignal,
-  onLine: (line: string) => void,
-): Promise<void> {
-  const { request, agent } = await openRequest(kubeConfig, path, query, signal);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      request.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
-      request.on('error', reject);
-      request.on('response', (response) => {
-        if (response.statusCode !== 200) {
-          readResponse(path, response).then(
-            () => reject(new HttpStatusError(response.statusCode ?? 0, `GET ${path}: not a watch`)),
-            reject,
-          );
+    void this.client
+      .stream(this.path, query, controller.signal, (line) => {
+        if (closed) return;
+        let parsed: { type?: unknown; object?: unknown };
+        try {
+          parsed = JSON.parse(line) as { type?: unknown; object?: unknown };
+        } catch (err) {
+          close(new Error(`GET ${this.path}: watch sent a line that is not JSON`, { cause: err }));
           return;
         }
-        let pending = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          pending += chunk;
-          let newline: number;
-          while ((newline = pending.indexOf('\n')) >= 0) {
-            const line = pending.slice(0, newline).trim();
-            pending = pending.slice(newline + 1);
-            if (line) onLine(line);
-          }
-        });
-        response.on('error', reject);
-        response.on('end', () => {
-          if (pending.trim()) onLine(pending.trim());
-          resolve();
-        });
-        response.on('close', () => {
-          if (!response.complete) reject(new Error(`GET ${path}: watch connection closed`));
-        });
-      });
-      request.end();
-    });
-  } finally {
-    destroyAgent(agent);
-  }
-}
-
-class HttpStatusError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpStatusError';
+        onEvent({ type: String(parsed.type), object: parsed.object });
+      })
+      .then(
+        () => close(),
+        (err: unknown) => close(err),
+      );
+    return Promise.resolve({ abort: () => controller.abort() });
   }
 }
 

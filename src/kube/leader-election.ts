@@ -9,16 +9,11 @@
 // a timeout shorter than the retry period. Deadlines are counted from when a successful renewal
 // started (the renewTime it wrote), so since renewDeadline < leaseDuration a leader that cannot
 // renew stops before any standby can take the lease over.
-import {
-  CoordinationV1Api,
-  V1MicroTime,
-  type KubeConfig,
-  type V1Lease,
-} from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
 import { realClock, type Clock } from '../clock.js';
 import type { Logger } from '../logging.js';
-import { createApiClient } from './api-client.js';
 import { describeError, isConflict, isNotFound } from './errors.js';
+import type { KubeClient } from './http-client.js';
 
 export interface LeaderElectionTimings {
   leaseDurationMs: number;
@@ -33,14 +28,48 @@ export const OPENSHIFT_TIMINGS: LeaderElectionTimings = {
   retryPeriodMs: 26_000,
 };
 
-/** The lease calls the elector makes; CoordinationV1Api has them. */
-export type LeaseApi = Pick<
-  CoordinationV1Api,
-  'readNamespacedLease' | 'createNamespacedLease' | 'replaceNamespacedLease'
->;
+/** The lease calls the elector makes (named as client-node's CoordinationV1Api names them). */
+export interface LeaseApi {
+  readNamespacedLease(param: { name: string; namespace: string }): Promise<V1Lease>;
+  createNamespacedLease(param: { namespace: string; body: V1Lease }): Promise<V1Lease>;
+  replaceNamespacedLease(param: {
+    name: string;
+    namespace: string;
+    body: V1Lease;
+  }): Promise<V1Lease>;
+}
+
+/** The lease API over our client, each request bounded by `timeoutMs`. */
+export function createLeaseApi(client: KubeClient, timeoutMs: number): LeaseApi {
+  const leases = (namespace: string) =>
+    `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
+  const lease = (namespace: string, name: string) =>
+    `${leases(namespace)}/${encodeURIComponent(name)}`;
+  const typed = (body: V1Lease) => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    ...body,
+  });
+  return {
+    readNamespacedLease: ({ name, namespace }) =>
+      client.request('GET', lease(namespace, name), { timeoutMs }),
+    createNamespacedLease: ({ namespace, body }) =>
+      client.request('POST', leases(namespace), { body: typed(body), timeoutMs }),
+    replaceNamespacedLease: ({ name, namespace, body }) =>
+      client.request('PUT', lease(namespace, name), { body: typed(body), timeoutMs }),
+  };
+}
+
+/** A Date that serializes as a Kubernetes MicroTime: RFC 3339 with exactly six fractional digits. */
+class MicroTime extends Date {
+  override toJSON(): string {
+    return this.toISOString().replace(/Z$/, '000Z');
+  }
+}
 
 export interface LeaderElectionOptions extends LeaderElectionTimings {
-  kubeConfig: KubeConfig;
+  /** The client the lease API is made on, unless `api` is given. */
+  client?: KubeClient;
   namespace: string;
   name: string;
   identity: string;
@@ -51,7 +80,7 @@ export interface LeaderElectionOptions extends LeaderElectionTimings {
    * retry period (an attempt makes two requests: read, then create or replace).
    */
   requestTimeoutMs?: number;
-  /** The lease API; by default one on `kubeConfig` with `requestTimeoutMs` per request. */
+  /** The lease API; by default one on `client` with `requestTimeoutMs` per request. */
   api?: LeaseApi;
   /** Called once when this process becomes the leader. */
   onStartedLeading: () => void;
@@ -102,7 +131,9 @@ export class LeaderElector {
       throw new Error('the lease request timeout must be positive');
     }
     const timeoutMs = leaseRequestTimeoutMs(options.retryPeriodMs, options.requestTimeoutMs);
-    this.api = options.api ?? createApiClient(options.kubeConfig, CoordinationV1Api, { timeoutMs });
+    const api = options.api ?? (options.client && createLeaseApi(options.client, timeoutMs));
+    if (!api) throw new Error('leader election needs a client or a lease API');
+    this.api = api;
     this.clock = options.clock ?? realClock;
   }
 
@@ -124,7 +155,7 @@ export class LeaderElector {
     try {
       const lease = await this.read();
       if (lease?.spec?.holderIdentity !== this.options.identity) return;
-      const now = new V1MicroTime(this.clock.now());
+      const now = new MicroTime(this.clock.now());
       lease.spec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now };
       await this.api.replaceNamespacedLease({
         name: this.options.name,
@@ -231,8 +262,8 @@ export class LeaderElector {
             spec: {
               holderIdentity: identity,
               leaseDurationSeconds,
-              acquireTime: new V1MicroTime(now),
-              renewTime: new V1MicroTime(now),
+              acquireTime: new MicroTime(now),
+              renewTime: new MicroTime(now),
               leaseTransitions: 0,
             },
           },
@@ -265,9 +296,9 @@ export class LeaderElector {
       ...spec,
       holderIdentity: identity,
       leaseDurationSeconds,
-      renewTime: new V1MicroTime(now),
+      renewTime: new MicroTime(now),
       ...(transition
-        ? { acquireTime: new V1MicroTime(now), leaseTransitions: (spec.leaseTransitions ?? 0) + 1 }
+        ? { acquireTime: new MicroTime(now), leaseTransitions: (spec.leaseTransitions ?? 0) + 1 }
         : {}),
     };
     try {

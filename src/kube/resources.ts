@@ -77,3 +77,19 @@ export function objectKey(object: KubeObject): string {
   const { namespace, name } = object.metadata;
   return namespace ? `${namespace}/${name}` : name;
 }
+
+/** What to list and watch. group '' is the core API; no namespace means all namespaces / cluster-scoped. */
+export interface ResourceDescriptor {
+  group: string;
+  version: string;
+  plural: string;
+  namespace?: string;
+}
+
+/** The collection's URL path, e.g. /apis/machine.openshift.io/v1beta1/namespaces/ns/machinesets. */
+export function resourcePath(resource: ResourceDescriptor): string {
+  const { group, version, plural, namespace } = resource;
+  const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+  const scope = namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${base}${scope}/${plural}`;
+}

@@ -1,20 +1,10 @@
 // Writes objects through the API server. Every write is conditional on what the
 // caller observed: the resourceVersion (updates, merge patches), a JSON-patch
 // `test` (finalizer removal) or the uid (deletes).
-import {
-  CustomObjectsApi,
-  PatchStrategy,
-  setHeaderOptions,
-  type KubeConfig,
-} from '@kubernetes/client-node';
 import type { KubeObject, Patch } from '../api/types.js';
-import {
-  createApiClient,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type ApiClientOptions,
-} from './api-client.js';
 import { isNotFound } from './errors.js';
-import type { Resource } from './resources.js';
+import type { KubeClient } from './http-client.js';
+import { resourcePath, type Resource } from './resources.js';
 
 export interface ObjectWriter {
   create<T extends KubeObject>(resource: Resource, object: T): Promise<T>;
@@ -35,75 +25,48 @@ export interface ObjectWriter {
   delete<T extends KubeObject>(resource: Resource, object: T): Promise<T | undefined>;
 }
 
-export function createObjectWriter(
-  kubeConfig: KubeConfig,
-  options: ApiClientOptions = { timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS },
-): ObjectWriter {
-  const api = createApiClient(kubeConfig, CustomObjectsApi, options);
-  const target = (resource: Resource, object: KubeObject) => ({
-    group: resource.group,
-    version: resource.version,
-    plural: resource.plural,
-    name: object.metadata.name,
-    namespace: object.metadata.namespace ?? '',
-  });
+const PATCH_CONTENT_TYPES = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+} as const;
+
+export function createObjectWriter(client: KubeClient): ObjectWriter {
+  const collection = (resource: Resource, object: KubeObject): string =>
+    resourcePath({
+      ...resource,
+      ...(resource.namespaced ? { namespace: object.metadata.namespace ?? '' } : {}),
+    });
+  const path = (resource: Resource, object: KubeObject, subresource?: 'status'): string =>
+    `${collection(resource, object)}/${encodeURIComponent(object.metadata.name)}` +
+    (subresource ? `/${subresource}` : '');
   const withoutManagedFields = <T extends KubeObject>(object: T): T => {
     const { managedFields: _managedFields, ...metadata } = object.metadata;
     return { ...object, metadata };
   };
   return {
-    async create<T extends KubeObject>(resource: Resource, object: T): Promise<T> {
-      const { name: _name, ...where } = target(resource, object);
+    create<T extends KubeObject>(resource: Resource, object: T): Promise<T> {
       const body = withoutManagedFields(object);
-      return (
-        resource.namespaced
-          ? await api.createNamespacedCustomObject({ ...where, body })
-          : await api.createClusterCustomObject({ ...where, body })
-      ) as T;
+      return client.request<T>('POST', collection(resource, object), { body });
     },
-    async update<T extends KubeObject>(resource: Resource, object: T): Promise<T> {
-      const where = target(resource, object);
+    update<T extends KubeObject>(resource: Resource, object: T): Promise<T> {
       const body = withoutManagedFields(object);
-      return (
-        resource.namespaced
-          ? await api.replaceNamespacedCustomObject({ ...where, body })
-          : await api.replaceClusterCustomObject({ ...where, body })
-      ) as T;
+      return client.request<T>('PUT', path(resource, object), { body });
     },
-    async patch<T extends KubeObject>(
+    patch<T extends KubeObject>(
       resource: Resource,
       object: T,
       patch: Patch,
       subresource?: 'status',
     ): Promise<T> {
-      const where = target(resource, object);
-      const [body, contentType] =
-        patch.type === 'json'
-          ? [patch.operations, PatchStrategy.JsonPatch]
-          : [patch.body, PatchStrategy.MergePatch];
-      const options = setHeaderOptions('Content-Type', contentType);
-      const request = { ...where, body };
-      if (!resource.namespaced) {
-        return (
-          subresource === 'status'
-            ? await api.patchClusterCustomObjectStatus(request, options)
-            : await api.patchClusterCustomObject(request, options)
-        ) as T;
-      }
-      return (
-        subresource === 'status'
-          ? await api.patchNamespacedCustomObjectStatus(request, options)
-          : await api.patchNamespacedCustomObject(request, options)
-      ) as T;
+      const body = patch.type === 'json' ? patch.operations : patch.body;
+      const contentType = PATCH_CONTENT_TYPES[patch.type];
+      return client.request<T>('PATCH', path(resource, object, subresource), { body, contentType });
     },
     async delete<T extends KubeObject>(resource: Resource, object: T): Promise<T | undefined> {
-      const where = target(resource, object);
       const body = { preconditions: { uid: object.metadata.uid } };
       let answer: unknown;
       try {
-        answer = resource.namespaced
-          ? await api.deleteNamespacedCustomObject({ ...where, body })
-          : await api.deleteClusterCustomObject({ ...where, body });
+        answer = await client.request('DELETE', path(resource, object), { body });
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;

@@ -1,9 +1,8 @@
 // Keeps the controller's ClusterOperator up to date: creates it when missing, and writes its
 // status only when what the facts call for differs from what is stored. Runs on the leader only
 // (it is started once leadership is won), every interval, one write at most per tick.
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { createApiClient } from '../kube/api-client.js';
 import { describeError, isConflict, isNotFound } from '../kube/errors.js';
+import type { KubeClient } from '../kube/http-client.js';
 import type { Logger } from '../logging.js';
 import {
   deriveOperatorStatus,
@@ -12,11 +11,7 @@ import {
   type OperatorFacts,
 } from './operator-status.js';
 
-const CLUSTER_OPERATORS = {
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'clusteroperators',
-};
+const CLUSTER_OPERATORS = '/apis/config.openshift.io/v1/clusteroperators';
 
 interface ClusterOperator {
   apiVersion: string;
@@ -27,7 +22,7 @@ interface ClusterOperator {
 }
 
 export interface OperatorReporterOptions {
-  kubeConfig: KubeConfig;
+  client: KubeClient;
   /** The ClusterOperator's name. */
   name: string;
   facts: () => OperatorFacts;
@@ -44,27 +39,26 @@ export interface OperatorReporter {
 
 export function startOperatorReporter(options: OperatorReporterOptions): OperatorReporter {
   const { name, logger } = options;
-  const api = createApiClient(options.kubeConfig, CustomObjectsApi, {
-    timeoutMs: options.requestTimeoutMs,
-  });
+  const { client, requestTimeoutMs: timeoutMs } = options;
+  const path = `${CLUSTER_OPERATORS}/${encodeURIComponent(name)}`;
   const log = logger.child({ clusterOperator: name });
   let lastProblem = '';
 
   async function read(): Promise<ClusterOperator> {
     try {
-      return (await api.getClusterCustomObject({ ...CLUSTER_OPERATORS, name })) as ClusterOperator;
+      return await client.request<ClusterOperator>('GET', path, { timeoutMs });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    const created = (await api.createClusterCustomObject({
-      ...CLUSTER_OPERATORS,
+    const created = await client.request<ClusterOperator>('POST', CLUSTER_OPERATORS, {
       body: {
         apiVersion: 'config.openshift.io/v1',
         kind: 'ClusterOperator',
         metadata: { name, labels: { 'app.kubernetes.io/name': 'mapi-capi-sync' } },
         spec: {},
       },
-    })) as ClusterOperator;
+      timeoutMs,
+    });
     log.info('created the ClusterOperator');
     return created;
   }
@@ -74,10 +68,9 @@ export function startOperatorReporter(options: OperatorReporterOptions): Operato
       const current = await read();
       const next = deriveOperatorStatus(options.facts(), current.status);
       if (!operatorStatusChanged(current.status, next)) return false;
-      await api.replaceClusterCustomObjectStatus({
-        ...CLUSTER_OPERATORS,
-        name,
+      await client.request('PUT', `${path}/status`, {
         body: { ...current, status: { ...current.status, ...next } },
+        timeoutMs,
       });
       log.info('reported the ClusterOperator status', {
         conditions: Object.fromEntries(next.conditions.map((c) => [c.type, c.status])),

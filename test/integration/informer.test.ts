@@ -16,6 +16,7 @@ import { silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace, uniqueName } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { FaultProxy } from '../support/fault-proxy.js';
+import { clientFor } from '../support/kube-client.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 
@@ -92,7 +93,7 @@ describe('informer against the API server', () => {
     await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(existing) });
 
     const started = createInformer<MapiMachineSet>(
-      adminConfig(),
+      clientFor(adminConfig()),
       { ...MAPI, namespace },
       { logger: silentLogger },
     );
@@ -146,7 +147,7 @@ describe('informer against the API server', () => {
     const elsewhere = await testNamespace('informer-other');
     const api = adminConfig().makeApiClient(CustomObjectsApi);
     const transport = new RecordingListWatcher(
-      new KubeListWatcher(adminConfig(), { ...MAPI, namespace }),
+      new KubeListWatcher(clientFor(adminConfig()), { ...MAPI, namespace }),
     );
     // The server closes each watch after 3 s and sends a bookmark about 2 s before that.
     const started = new Informer<MapiMachineSet>(transport, {
@@ -196,7 +197,7 @@ describe('informer against the API server', () => {
     expect(transport.lists, 'resumed by watching, never relisted').to.equal(1);
   });
 
-  it('lists in pages, one request per page, into one snapshot', async () => {
+  it('lists in pages, one request per page on one connection, into one snapshot', async () => {
     const namespace = await testNamespace('informer');
     const api = adminConfig().makeApiClient(CustomObjectsApi);
     const names = Array.from({ length: 5 }, () => uniqueName('ms'));
@@ -205,11 +206,14 @@ describe('informer against the API server', () => {
     }
     const through = await FaultProxy.inFrontOf(adminConfig());
     proxy = through.proxy;
-    const transport = new KubeListWatcher(
-      through.kubeConfig,
-      { ...MAPI, namespace },
-      { pageSize: 2 },
-    );
+    const client = clientFor(through.kubeConfig);
+    const requests: string[] = [];
+    const request = client.request.bind(client);
+    client.request = (method, path, options) => {
+      requests.push(`${method} ${path}?${new URLSearchParams(options?.query).toString()}`);
+      return request(method, path, options);
+    };
+    const transport = new KubeListWatcher(client, { ...MAPI, namespace }, { pageSize: 2 });
     const result = await transport.list(AbortSignal.timeout(30_000));
     expect(result.items.map((item) => (item as MapiMachineSet).metadata.name).sort()).to.deep.equal(
       [...names].sort(),
@@ -218,7 +222,10 @@ describe('informer against the API server', () => {
       true,
     );
     expect(Number(result.resourceVersion)).to.be.greaterThan(0);
-    expect(proxy.acceptedConnections(), 'three pages of at most two').to.equal(3);
+    expect(requests, 'three pages of at most two').to.have.length(3);
+    expect(requests.slice(1).every((r) => r.includes('continue='))).to.equal(true);
+    expect(proxy.acceptedConnections(), 'one kept-alive connection for all pages').to.equal(1);
+    client.close();
     await eventually(() => expect(proxy?.openConnections(), 'no connection left open').to.equal(0));
   });
 
@@ -229,7 +236,7 @@ describe('informer against the API server', () => {
     const through = await FaultProxy.inFrontOf(adminConfig());
     proxy = through.proxy;
     const transport = new RecordingListWatcher(
-      new KubeListWatcher(through.kubeConfig, { ...MAPI, namespace }),
+      new KubeListWatcher(clientFor(through.kubeConfig), { ...MAPI, namespace }),
     );
     // A long server timeout: only the idle guard can notice the hung connection in time.
     const started = new Informer<MapiMachineSet>(transport, {

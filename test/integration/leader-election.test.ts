@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { FaultProxy } from '../support/fault-proxy.js';
+import { clientFor } from '../support/kube-client.js';
 
 const TIMINGS = { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 1_000 };
 
@@ -31,7 +32,7 @@ describe('leader election against the API server', function () {
   function candidate(identity: string, namespace: string, kubeConfig = adminConfig()): Candidate {
     const created: Candidate = {} as Candidate;
     created.elector = new LeaderElector({
-      kubeConfig,
+      client: clientFor(kubeConfig),
       namespace,
       name: 'leader',
       identity,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
 import {
   LeaderElector,
   leaseRequestTimeoutMs,
@@ -103,7 +103,6 @@ describe('LeaderElector', () => {
     const started: number[] = [];
     const stopped: number[] = [];
     const elector = new LeaderElector({
-      kubeConfig: new KubeConfig(),
       namespace: 'ns',
       name: 'lease',
       identity,
