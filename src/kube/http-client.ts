@@ -49,7 +49,10 @@ export interface RequestOptions {
 export interface KubeClientOptions {
   /** Each request (authentication, headers and the whole body) fails after this long. */
   timeoutMs?: number;
-  /** Sent as User-Agent; the API server names our field manager after it (the part before '/'). */
+  /**
+   * Sent as User-Agent (default: mapi-capi-sync); the API server names the field manager of our
+   * writes after it (the part before '/').
+   */
   userAgent?: string;
 }
 
@@ -57,7 +60,7 @@ export class KubeClient {
   readonly server: string;
   readonly timeoutMs: number;
   private readonly agent: http.Agent;
-  private readonly userAgent: string | undefined;
+  private readonly userAgent: string;
 
   constructor(
     private readonly access: ClusterAccess,
@@ -69,7 +72,7 @@ export class KubeClient {
     }
     this.timeoutMs = timeoutMs;
     this.server = access.server;
-    this.userAgent = options.userAgent;
+    this.userAgent = options.userAgent ?? 'mapi-capi-sync';
     const { ca, cert, key, rejectUnauthorized, servername } = access.tls;
     this.agent = access.server.startsWith('http:')
       ? new http.Agent({ keepAlive: true })
@@ -158,9 +161,11 @@ export class KubeClient {
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const token = await raceAbort(this.access.token(), abort);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const headers: http.OutgoingHttpHeaders = { Accept: 'application/json' };
+    const headers: http.OutgoingHttpHeaders = {
+      Accept: 'application/json',
+      'User-Agent': this.userAgent,
+    };
     if (token) headers.Authorization = `Bearer ${token}`;
-    if (this.userAgent) headers['User-Agent'] = this.userAgent;
     if (payload) {
       headers['Content-Type'] = contentType ?? 'application/json';
       headers['Content-Length'] = payload.length;

@@ -143,6 +143,12 @@ describe('sync controller (AWS)', function () {
       mirror.metadata.uid,
     ]);
     expect(template.spec.template.spec).to.include({ instanceType: 'm6i.xlarge' });
+    // Our writes are recorded under our own name, so that an SRE reading managedFields sees who.
+    const managers = (object: { metadata: { managedFields?: unknown[] } }) =>
+      (object.metadata.managedFields as { manager?: string }[] | undefined)?.map((f) => f.manager);
+    expect(managers(mirror)).to.include('mapi-capi-sync');
+    expect(managers(template)).to.include('mapi-capi-sync');
+    expect(managers(mapi)).to.include('mapi-capi-sync');
   });
 
   it('follows replicas, providerSpec, metadata and status changes', async () => {

@@ -117,6 +117,7 @@ describe('KubeClient', () => {
       contentType: 'application/merge-patch+json',
     });
     expect(seen[0]?.headers['content-type']).to.equal('application/merge-patch+json');
+    expect(seen[0]?.headers['user-agent'], 'the default User-Agent').to.equal('mapi-capi-sync');
   });
 
   it('reuses one connection for requests in sequence (no handshake per request)', async () => {
