@@ -40,7 +40,7 @@ export function ratio(ours: number | undefined, floor: number | undefined): numb
 
 interface Row {
   label: string;
-  value: (phase: PhaseResult) => number | undefined;
+  value: (phase: PhaseResult, machineSets: number) => number | undefined;
   digits: number;
 }
 
@@ -48,6 +48,7 @@ const ROWS: Row[] = [
   { label: 'seconds', value: (p) => p.seconds, digits: 1 },
   { label: 'writes per MachineSet', value: (p) => p.writesPerMachineSet, digits: 2 },
   { label: 'CPU s', value: (p) => p.cpuSeconds, digits: 2 },
+  { label: 'CPU ms per MachineSet', value: (p, n) => (p.cpuSeconds * 1000) / n, digits: 1 },
   { label: 'peak RSS, MiB', value: (p) => p.peakRssMiB, digits: 0 },
 ];
 
@@ -70,8 +71,8 @@ export function renderTable(results: BenchResults, phases: readonly Phase[]): st
     const f = floor?.phases[phase];
     if (!o && !f) continue;
     for (const row of ROWS) {
-      const ov = o && row.value(o);
-      const fv = f && row.value(f);
+      const ov = o && row.value(o, results.machineSets);
+      const fv = f && row.value(f, results.machineSets);
       lines.push([
         phase,
         row.label,

@@ -120,9 +120,16 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       mirror: (await getCapi(c, 'steady'))?.metadata.resourceVersion,
       templates: (await templates(c)).map((t) => t.metadata.resourceVersion),
     });
+    // First let the start settle: machine-api-operator moves the new Machines on for a few
+    // seconds, and a step the MachineSet's plan reads wakes it once.
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let settled = -1, i = 0; settled !== c.reconciler.completed && i < 10; i++) {
+      settled = c.reconciler.completed;
+      await sleep(3_000);
+    }
     const before = await versions();
     const completed = c.reconciler.completed;
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await sleep(30_000);
     expect(await versions(), 'resourceVersions after 30 s').to.deep.equal(before);
     // Nothing woke the controller either: no write of ours or Cluster API's triggered it.
     expect(c.reconciler.completed).to.equal(completed);

@@ -57,6 +57,8 @@ const NOT_EXERCISED_HERE: readonly {
   resources: string[];
   verbs: string[];
   reason: string;
+  /** Exercised here or not depending on timing: being used is not a reason to fail. */
+  timing?: true;
 }[] = [
   {
     apiGroup: 'infrastructure.cluster.x-k8s.io',
@@ -73,16 +75,32 @@ const NOT_EXERCISED_HERE: readonly {
   {
     apiGroup: 'cluster.x-k8s.io',
     resources: ['machines'],
-    verbs: ['update', 'delete'],
+    verbs: ['delete'],
     reason:
-      'a CAPI Machine mirror is updated when its MAPI Machine changes after the mirror exists, and deleted with it; both are exercised next to Cluster API in test/integration/machines.test.ts',
+      'a CAPI Machine mirror is deleted with its MAPI Machine; exercised next to Cluster API in test/integration/machines.test.ts',
+  },
+  {
+    apiGroup: 'cluster.x-k8s.io',
+    resources: ['machines'],
+    verbs: ['update'],
+    reason:
+      'a CAPI Machine mirror is updated when machine-api-operator changes its MAPI Machine after the mirror exists, which here depends on timing; exercised next to Cluster API in test/integration/machines.test.ts',
+    timing: true,
   },
   {
     apiGroup: 'infrastructure.cluster.x-k8s.io',
     resources: INFRASTRUCTURE_MACHINE_RESOURCES,
-    verbs: ['update', 'patch'],
+    verbs: ['patch'],
     reason:
-      'an infrastructure machine is updated when its Machine changes after it exists, and patched (paused, unpaused) by the migration handshake; exercised for AWS in test/integration/machines.test.ts, the rest unit-tested per platform',
+      'an infrastructure machine is patched (paused, unpaused) by the migration handshake; exercised for AWS in test/integration/machines.test.ts, the rest unit-tested per platform',
+  },
+  {
+    apiGroup: 'infrastructure.cluster.x-k8s.io',
+    resources: INFRASTRUCTURE_MACHINE_RESOURCES,
+    verbs: ['update'],
+    reason:
+      'an infrastructure machine is updated when machine-api-operator changes its Machine after it exists, which here depends on timing; exercised for AWS in test/integration/machines.test.ts, the rest unit-tested per platform',
+    timing: true,
   },
   {
     apiGroup: 'machine.openshift.io',
@@ -412,11 +430,12 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
       namespace: g.namespace ? (backToManifests[g.namespace] ?? g.namespace) : '',
     }));
     const grantedKeys = new Set(granted.map(permissionKey));
-    const allowlisted = (p: Permission) =>
-      NOT_EXERCISED_HERE.some(
+    const listed = (p: Permission) =>
+      NOT_EXERCISED_HERE.find(
         (a) =>
           a.apiGroup === p.apiGroup && a.resources.includes(p.resource) && a.verbs.includes(p.verb),
       );
+    const allowlisted = (p: Permission) => listed(p) !== undefined;
     const stale = NOT_EXERCISED_HERE.flatMap((a) =>
       a.resources.flatMap((resource) => a.verbs.map((verb) => ({ ...a, resource, verb }))),
     ).filter(
@@ -456,7 +475,9 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
           'granted but never used (remove the verb, exercise it here, or list it with a reason)',
         ).to.deep.equal([]);
         expect(
-          [...permissions.values()].filter(allowlisted).map(permissionKey),
+          [...permissions.values()]
+            .filter((p) => allowlisted(p) && !listed(p)?.timing)
+            .map(permissionKey),
           'used although listed as not exercised: remove it from NOT_EXERCISED_HERE',
         ).to.deep.equal([]);
         return permissions;

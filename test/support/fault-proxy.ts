@@ -1,6 +1,7 @@
 // A loopback TCP proxy in front of the API server that can pass traffic, hang every connection
 // (old and new: bytes are held, nothing is closed, as with a dead network path), hang only new
-// connections (open watches keep flowing while every new request hangs), or cut them.
+// requests (open watches keep flowing while every new request hangs, on a new connection or on a
+// kept-alive one), or cut them.
 // TLS passes through untouched, so clients keep verifying the API server's certificate.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ interface Connection {
   client: Socket;
   upstream: Socket;
   held: boolean;
+  /** Becomes held as soon as the client sends anything (a new request on a kept-alive connection). */
+  holdOnRequest: boolean;
   /** The server side closed while held: the client learns it on release. */
   upstreamClosed: boolean;
   /** Bytes read while held, per direction, with a pending end. */
@@ -88,7 +91,10 @@ export class FaultProxy {
   /** Forwards traffic again; hung connections resume where they stopped. */
   pass(): void {
     this.mode = 'pass';
-    for (const connection of this.connections) this.release(connection);
+    for (const connection of this.connections) {
+      connection.holdOnRequest = false;
+      this.release(connection);
+    }
   }
 
   /** Holds every byte in both directions, on open and new connections; closes nothing. */
@@ -97,9 +103,13 @@ export class FaultProxy {
     for (const connection of this.connections) connection.held = true;
   }
 
-  /** Lets open connections flow, and holds every new one (each API request opens one). */
+  /**
+   * Lets open streams flow (a watch's client sends nothing after its request), and holds every new
+   * request: every new connection, and every open one the moment its client sends a request.
+   */
   hangNew(): void {
     this.mode = 'hang-new';
+    for (const connection of this.connections) connection.holdOnRequest = true;
   }
 
   /** Resets every open connection, and every new one until `pass`. */
@@ -124,6 +134,7 @@ export class FaultProxy {
       client,
       upstream,
       held: this.mode === 'hang' || this.mode === 'hang-new',
+      holdOnRequest: false,
       upstreamClosed: false,
       toUpstream: { chunks: [], ended: false },
       toClient: { chunks: [], ended: false },
@@ -150,6 +161,7 @@ export class FaultProxy {
     held: { chunks: Buffer[]; ended: boolean },
   ): void {
     from.on('data', (chunk: Buffer) => {
+      if (from === connection.client && connection.holdOnRequest) connection.held = true;
       if (connection.held) held.chunks.push(chunk);
       else if (!to.destroyed) to.write(chunk);
     });

@@ -18,6 +18,7 @@ describe('bench report', () => {
     expect(lines).to.include.members([
       'initial  seconds                12.0    8.0         1.50×',
       'initial  writes per MachineSet  7.00   5.00         1.40×',
+      'initial  CPU ms per MachineSet  60.0   40.0         1.50×',
       'idle     writes per MachineSet  0.00   0.00             —',
       'idle     peak RSS, MiB           121      —             —',
       'idle     CPU s per minute       0.50      —             —',
