@@ -27,7 +27,7 @@ import {
   type TestController,
 } from '../support/controller.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
-import { WriteLog } from '../support/writes.js';
+import { WriteLog, writesQuiet } from '../support/writes.js';
 
 const COUNT = Number(process.env.CHURN_MACHINESETS ?? 200);
 const api = customObjects;
@@ -99,6 +99,9 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
       const machineMirrors = await list<CapiMachine>(CAPI_MACHINES, c.capiNamespace);
       expect(machineMirrors.filter((m) => m.spec.providerID)).to.have.length(COUNT);
     });
+    // machine-api-operator moves the Machines on for a while after that, each step mirrored:
+    // creation ends once the writes have stopped, so the resync below is measured on its own.
+    await writesQuiet(writes, 5_000);
     const created = writes.take();
     // Per MachineSet: finalizer, True (MAPI patches); the mirror; its
     // template; the mirror's status. machine-api-operator writes MAPI status as a merge patch of

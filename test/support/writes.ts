@@ -13,8 +13,11 @@ export class WriteLog {
   private counts = new Map<string, number>();
   /** Per object and verb: what each write was for. */
   private perObject = new Map<string, string[]>();
+  /** performance.now() of the last write recorded. */
+  lastWriteAt = performance.now();
 
   record = ({ verb, object, note }: { verb: string; object: KubeObject; note: string }): void => {
+    this.lastWriteAt = performance.now();
     const what = `${object.kind === 'MachineSet' ? object.apiVersion.split('.')[0] : object.kind} ${verb}`;
     this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
     const key = `${object.apiVersion}/${object.kind} ${verb} ${object.metadata.name}`;
@@ -54,5 +57,18 @@ export class WriteLog {
     this.counts.clear();
     this.perObject.clear();
     return { counts, mostPerObject, busiest };
+  }
+}
+
+/** Resolves once `log` has recorded no write for `quietMs` (at most `timeoutMs`, then rejects). */
+export async function writesQuiet(
+  log: WriteLog,
+  quietMs: number,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() - log.lastWriteAt < quietMs) {
+    if (performance.now() > deadline) throw new Error(`writes went on for ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
