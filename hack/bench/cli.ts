@@ -3,6 +3,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_WORKERS } from '../../src/options.js';
 
 export const PHASES = ['initial', 'rotation', 'idle', 'restart'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -40,7 +41,7 @@ export const BENCH_USAGE = `usage: npm run bench [-- --machinesets N] [--workers
                             machines: the controller in-process with Cluster API and machine-api-operator
   --machinesets N           MachineSets to create (default: 1000; machines scenario: 100)
   --machines M              Machines per MachineSet, machines scenario only (default: 2)
-  --workers W               the controller's --workers (default: 2; machines scenario: 4)
+  --workers W               the controller's --workers (default: the program's, ${DEFAULT_WORKERS})
   --phases LIST             comma-separated, in this order: ${PHASES.join(',')} (default: all; initial is required)
   --out PATH                where the results go as JSON (default: in the OS temp dir)
 `;
@@ -116,7 +117,7 @@ export function parseBenchArgs(argv: string[], now: Date = new Date()): BenchOpt
       scenario,
       machineSets: positiveInteger('machinesets', text('machinesets'), 100),
       machines: positiveInteger('machines', text('machines'), 2),
-      workers: positiveInteger('workers', text('workers'), 4),
+      workers: positiveInteger('workers', text('workers'), DEFAULT_WORKERS),
     };
   }
   if (scenario !== 'sync') {
@@ -129,7 +130,7 @@ export function parseBenchArgs(argv: string[], now: Date = new Date()): BenchOpt
   return {
     scenario,
     machineSets: positiveInteger('machinesets', text('machinesets'), 1000),
-    workers: positiveInteger('workers', text('workers'), 2),
+    workers: positiveInteger('workers', text('workers'), DEFAULT_WORKERS),
     phases: parsePhases(text('phases')),
     out: text('out') ?? join(tmpdir(), `mapi-capi-sync-bench-${stamp}.json`),
   };

@@ -4,9 +4,9 @@ import { BenchUsageError, parseBenchArgs, parseChartArgs } from '../../../hack/b
 const NOW = new Date('2026-01-02T03:04:05.678Z');
 
 describe('bench command line', () => {
-  it('defaults to the sync scenario: 1000 MachineSets, 2 workers, every phase, a temp file', () => {
+  it('defaults to the sync scenario: 1000 MachineSets, 4 workers, every phase, a temp file', () => {
     const options = parseBenchArgs([], NOW);
-    expect(options).to.include({ scenario: 'sync', machineSets: 1000, workers: 2 });
+    expect(options).to.include({ scenario: 'sync', machineSets: 1000, workers: 4 });
     expect(options).to.have.deep.property('phases', ['initial', 'rotation', 'idle', 'restart']);
     expect(options)
       .to.have.property('out')
