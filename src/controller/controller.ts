@@ -39,7 +39,12 @@ import { SOURCE_ANNOTATION } from '../sync/markers.js';
 import { MachineReconciler, owningMachineSetName } from './machine-reconciler.js';
 import {
   infrastructureResource,
+  MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   Reconciler,
+  TEMPLATES_BY_NAME_PREFIX,
+  TEMPLATES_BY_SOURCE,
+  templateNamePrefixOf,
+  templateSourceOf,
   type ObjectCache,
   type ReconcilerOptions,
 } from './reconciler.js';
@@ -100,8 +105,6 @@ const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
 const machineName = (key: string) =>
   key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
 
-/** The index of Machines by the name of the MachineSet that controls them. */
-const BY_MACHINE_SET = 'machineSet';
 /** The index of CAPI MachineSets by the template they point at (templateRef). */
 const BY_TEMPLATE = 'template';
 
@@ -187,6 +190,7 @@ function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
   return {
     get: (key) => informer.get(key),
     list: () => informer.list(),
+    byIndex: (name, value) => informer.byIndex(name, value),
     hasSynced: () => informer.hasSynced(),
     upsert: (object) => informer.upsert(object),
     remove: (key) => informer.remove(key),
@@ -293,6 +297,8 @@ export function startController(options: ControllerOptions): RunningController {
         { group, version, plural, kind, namespaced: true },
         capiNamespace,
       );
+      templateInformer.addIndex(TEMPLATES_BY_SOURCE, templateSourceOf);
+      templateInformer.addIndex(TEMPLATES_BY_NAME_PREFIX, templateNamePrefixOf);
       templateInformer.on((e) => {
         const source = e.object.metadata.annotations?.[SOURCE_ANNOTATION];
         if (source) queue.add(source);

@@ -19,6 +19,8 @@ import {
   type Resource,
 } from '../kube/resources.js';
 import { planMigration } from '../migration/plan.js';
+import { SOURCE_ANNOTATION } from '../sync/markers.js';
+import { prefixOfTemplateName, templateNamePrefix } from '../sync/naming.js';
 import { planNext, type Observed } from '../sync/plan.js';
 import type { ReportingObject } from '../sync/report.js';
 import type { Step } from '../sync/steps.js';
@@ -66,6 +68,68 @@ export function infrastructureResource(type: {
 }
 
 /** The objects whose controller (owner reference with controller: true) has this uid. */
+/** Index of templates by the MachineSet named in their source annotation (ours). */
+export const TEMPLATES_BY_SOURCE = 'source';
+/** Index of templates by their name without the spec hash (any template under a MachineSet's names). */
+export const TEMPLATES_BY_NAME_PREFIX = 'namePrefix';
+/** Index of Machines by the name of the MachineSet that controls them. */
+export const MACHINES_BY_MACHINE_SET = 'machineSet';
+
+export const templateSourceOf = (template: MachineTemplate): string[] => {
+  const source = template.metadata.annotations?.[SOURCE_ANNOTATION];
+  return source ? [source] : [];
+};
+
+export const templateNamePrefixOf = (template: MachineTemplate): string[] => {
+  const prefix = prefixOfTemplateName(template.metadata.name);
+  return prefix ? [prefix] : [];
+};
+
+/**
+ * The templates the plan of MachineSet `name` reads: ours (by source annotation), any under a name
+ * we would give (a foreign one that took it is reported), and the one the CAPI MachineSet points
+ * at. Found through indexes: a copy of every template per reconcile made a rotation quadratic.
+ */
+export function templatesFor(
+  cache: ObjectCache<MachineTemplate>,
+  namespace: string,
+  name: string,
+  mirror: CapiMachineSet | undefined,
+): MachineTemplate[] {
+  const prefix = templateNamePrefix(name);
+  const refName = mirror?.spec?.template?.spec?.infrastructureRef?.name;
+  if (!cache.byIndex) {
+    return cache
+      .list()
+      .filter(
+        (t) =>
+          templateSourceOf(t).includes(name) ||
+          templateNamePrefixOf(t).includes(prefix) ||
+          t.metadata.name === refName,
+      );
+  }
+  const found = new Map<string, MachineTemplate>();
+  const referenced = refName ? cache.get(`${namespace}/${refName}`) : undefined;
+  for (const template of [
+    ...cache.byIndex(TEMPLATES_BY_SOURCE, name),
+    ...cache.byIndex(TEMPLATES_BY_NAME_PREFIX, prefix),
+    ...(referenced ? [referenced] : []),
+  ]) {
+    found.set(template.metadata.name, template);
+  }
+  return [...found.values()];
+}
+
+/** The Machines MachineSet `name` (uid `uid`) controls, through the index when there is one. */
+function machinesOf<T extends KubeObject>(
+  cache: ObjectCache<T> | undefined,
+  name: string,
+  uid: string | undefined,
+): T[] {
+  if (!cache || !uid) return [];
+  return controlledBy(cache.byIndex?.(MACHINES_BY_MACHINE_SET, name) ?? cache.list(), uid);
+}
+
 export function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefined): T[] {
   if (!uid) return [];
   return objects.filter((o) =>
@@ -106,14 +170,14 @@ export class Reconciler extends StepReconciler<Observed> {
       name,
       mapi,
       mirror,
-      templates: templateCache?.list() ?? [],
+      templates: templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [],
       cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
       infrastructure,
       converter,
       platform,
       machines: {
-        mapi: controlledBy(caches.mapiMachines?.list() ?? [], mapi?.metadata.uid),
-        capi: controlledBy(caches.capiMachines?.list() ?? [], mirror?.metadata.uid),
+        mapi: machinesOf(caches.mapiMachines, name, mapi?.metadata.uid),
+        capi: machinesOf(caches.capiMachines, name, mirror?.metadata.uid),
       },
       now: this.options.now().toISOString(),
     };

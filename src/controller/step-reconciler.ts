@@ -16,6 +16,8 @@ import type { Step, WriteStep } from '../sync/steps.js';
 export interface ObjectCache<T extends KubeObject> {
   get(key: string): T | undefined;
   list(): T[];
+  /** The objects under `value` in the index `name` (see reconciler.ts); without it, `list` is filtered. */
+  byIndex?(name: string, value: string): T[];
   hasSynced(): boolean;
   /** Records the server's answer to our own write, ahead of the watch event. */
   upsert(object: T): void;

@@ -30,11 +30,21 @@ function cut(name: string, length: number): string {
  */
 export function templateName(machineSetName: string, templateSpec: unknown): string {
   const specHash = stableHash(templateSpec).slice(0, SPEC_HASH_LENGTH);
-  const plain = `${machineSetName}-${specHash}`;
-  if (plain.length <= MAX_NAME) return plain;
+  return `${templateNamePrefix(machineSetName)}-${specHash}`;
+}
+
+/** What every template name of a MachineSet starts with, before `-<specHash>`. */
+export function templateNamePrefix(machineSetName: string): string {
+  if (machineSetName.length + 1 + SPEC_HASH_LENGTH <= MAX_NAME) return machineSetName;
   const nameHash = stableHash(machineSetName).slice(0, NAME_HASH_LENGTH);
   const room = MAX_NAME - SPEC_HASH_LENGTH - NAME_HASH_LENGTH - 2;
-  return `${cut(machineSetName, room)}-${nameHash}-${specHash}`;
+  return `${cut(machineSetName, room)}-${nameHash}`;
+}
+
+/** The prefix a template name was made with, or undefined when it does not end in a spec hash. */
+export function prefixOfTemplateName(name: string): string | undefined {
+  const match = new RegExp(`^(.+)-[0-9a-f]{${SPEC_HASH_LENGTH}}$`).exec(name);
+  return match?.[1];
 }
 
 /**
