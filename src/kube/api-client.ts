@@ -14,7 +14,7 @@ import {
   type RequestContext,
   type SecurityAuthentication,
 } from '@kubernetes/client-node';
-import { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimeoutError } from './http-client.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, raceSignal, RequestTimeoutError } from './http-client.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, RequestTimeoutError };
 
@@ -107,35 +107,13 @@ class Deadline {
 
   /** Settles like `promise`, or rejects with the timeout error once the deadline passes. */
   race<T>(promise: Promise<T>): Promise<T> {
-    const signal = this.signal;
-    if (signal.aborted) {
-      promise.catch(() => undefined);
-      return Promise.reject(signal.reason as Error);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          // node-fetch reports an abort as "The user aborted a request."; say why instead.
-          reject(signal.aborted ? (signal.reason as Error) : toError(err));
-        },
-      );
-    });
+    // node-fetch reports an abort as "The user aborted a request."; this says why instead.
+    return raceSignal(promise, this.signal);
   }
 
   clear(): void {
     clearTimeout(this.timer);
   }
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }
 
 /** The request's path and query, without the server (for messages). */

@@ -159,7 +159,7 @@ export class KubeClient {
   ): Promise<http.IncomingMessage> {
     const url = new URL(this.server + path);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
-    const token = await raceAbort(this.access.token(), abort);
+    const token = await raceSignal(this.access.token(), abort);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: http.OutgoingHttpHeaders = {
       Accept: 'application/json',
@@ -208,11 +208,18 @@ interface Deadline {
   clear(): void;
 }
 
-/** Settles like `promise` unless `signal` aborts first. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
+/**
+ * Settles like `promise` unless `signal` aborts first, then rejects with the signal's reason; a
+ * failure after the abort (a request torn down by it) is reported as the abort, too.
+ */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  const reason = (): Error => toError(signal.reason ?? new Error('aborted'));
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(reason());
+  }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('aborted'));
+    const onAbort = (): void => reject(reason());
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
@@ -221,10 +228,14 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
       (err: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
+        reject(signal.aborted ? reason() : toError(err));
       },
     );
   });
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }
 
 /** The whole body as text; rejects when the connection closes before the end. */
