@@ -7,7 +7,7 @@ import type { KubeObject } from '../api/types.js';
 import { realClock, type Clock } from '../clock.js';
 import type { KubeClient } from './http-client.js';
 import { objectKey, resourcePath, type ResourceDescriptor } from './resources.js';
-import { describeErrorChain as describeError } from './errors.js';
+import { describeErrorChain as describeError, statusCode } from './errors.js';
 import { StoreIndex, type IndexFunc } from './store-index.js';
 import type { Logger } from '../logging.js';
 
@@ -508,7 +508,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       };
       const onClose = (err?: unknown): void => {
         if (err === undefined || err === null) end({ kind: 'closed' });
-        else if (statusCodeOf(err) === 410) end({ kind: 'gone' });
+        else if (statusCode(err) === 410) end({ kind: 'gone' });
         else end({ kind: 'error', error: err });
       };
       this.listWatcher
@@ -753,13 +753,6 @@ function compareResourceVersions(a: string | undefined, b: string | undefined): 
 /** True when `a` is known to be an older version than `b`; unknown order counts as newer. */
 function isOlder(a: KubeObject, b: KubeObject): boolean {
   return (compareResourceVersions(a.metadata.resourceVersion, b.metadata.resourceVersion) ?? 0) < 0;
-}
-
-/** The HTTP status of an error from client-node or from our own requests, if it has one. */
-function statusCodeOf(err: unknown): number | undefined {
-  const { statusCode, code } = (err ?? {}) as { statusCode?: unknown; code?: unknown };
-  if (typeof statusCode === 'number') return statusCode;
-  return typeof code === 'number' ? code : undefined;
 }
 
 function toError(value: unknown): Error {

@@ -328,7 +328,7 @@ describe('Informer', () => {
 
     it('relists when the watch fails with HTTP 410', async () => {
       await startSynced([machineSet('a', '5')]);
-      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
       await expectRetryAfter(200, () => transport.lists.length);
       transport.lastList().resolve({ items: [], resourceVersion: '40' });
       await flush();
@@ -449,7 +449,7 @@ describe('Informer', () => {
         await expectRetryAfter(delay, () => transport.watches.length);
       }
       // It is back, and our resourceVersion is too old for it.
-      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
       await flush();
       expect(transport.lists, 'relisted without waiting').to.have.length(2);
       transport.lastList().resolve({ items: [machineSet('a', '9')], resourceVersion: '50' });
@@ -474,7 +474,7 @@ describe('Informer', () => {
     it('backs off when the watch of a list it just made answers 410 every time', async () => {
       await startSynced([]);
       for (const delay of [200, 400, 800]) {
-        transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+        transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
         await expectRetryAfter(delay, () => transport.lists.length);
         transport.lastList().resolve({ items: [], resourceVersion: '10' });
         await flush();
@@ -624,7 +624,7 @@ describe('Informer', () => {
       transport.lastWatch().emit('MODIFIED', machineSet('a', '12')); // an earlier change, late
       expect(isDeleting(), 'not undone by an older event').to.equal(true);
       // A relist whose snapshot predates our DELETE does not undo it either.
-      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
       await flush();
       transport.lastList().resolve({ items: [machineSet('a', '12')], resourceVersion: '18' });
       await flush();
@@ -640,7 +640,7 @@ describe('Informer', () => {
       await startSynced([machineSet('a', '5'), machineSet('b', '6')]);
       informer.upsert(machineSet('a', '20'));
       informer.upsert(machineSet('b', '21'));
-      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
       await expectRetryAfter(200, () => transport.lists.length);
       transport.lastList().resolve({ items: [machineSet('a', '24')], resourceVersion: '25' });
       await flush();
@@ -700,7 +700,7 @@ describe('Informer', () => {
       informer.addIndex('replicas', replicas);
       await startSynced([machineSet('a', '5', 1), machineSet('b', '6', 1)]);
       informer.upsert(machineSet('c', '30', 1));
-      transport.lastWatch().close(Object.assign(new Error('Gone'), { statusCode: 410 }));
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
       await expectRetryAfter(200, () => transport.lists.length);
       transport.lastList().resolve({ items: [machineSet('b', '24', 2)], resourceVersion: '25' });
       await flush();
