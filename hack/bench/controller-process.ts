@@ -6,6 +6,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Phase } from './cli.js';
+import { imageNodeFlags } from './image-entrypoint.js';
 import { readProcessUsage } from './process-usage.js';
 import type { Subject, SubjectUsage } from './subject.js';
 
@@ -36,7 +37,9 @@ export class ControllerProcess implements Subject {
   private starts = 0;
 
   constructor(private readonly options: ControllerProcessOptions) {
-    this.label = `node dist/main.js --workers ${options.workers}`;
+    this.label = ['node', ...imageNodeFlags(), 'dist/main.js', `--workers ${options.workers}`].join(
+      ' ',
+    );
   }
 
   async begin(phase: Phase): Promise<void> {
@@ -156,7 +159,11 @@ export class ControllerProcess implements Subject {
   }
 }
 
-/** Extra node flags for the controller, e.g. BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+/**
+ * The image's node flags, then any extra ones for this run, e.g.
+ * BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ */
 function nodeFlags(): string[] {
-  return (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  return [...imageNodeFlags(), ...extra];
 }

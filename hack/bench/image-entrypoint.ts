@@ -1,0 +1,30 @@
+// The node flags the image runs the controller with, read from the Containerfile's ENTRYPOINT, so
+// that the bench measures the program exactly as a cluster runs it. The parser is pure.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const CONTAINERFILE = resolve(import.meta.dirname, '../../Containerfile');
+const PROGRAM = 'dist/main.js';
+
+/** The flags between `node` and `dist/main.js` in the exec-form ENTRYPOINT of a Containerfile. */
+export function entrypointNodeFlags(containerfile: string): string[] {
+  const lines = containerfile.split('\n').filter((line) => /^\s*ENTRYPOINT\s/i.test(line));
+  const last = lines.at(-1);
+  if (!last) throw new Error('the Containerfile has no ENTRYPOINT');
+  let argv: unknown;
+  try {
+    argv = JSON.parse(last.replace(/^\s*ENTRYPOINT\s+/i, ''));
+  } catch {
+    throw new Error(`the Containerfile's ENTRYPOINT is not in exec form (a JSON array): ${last}`);
+  }
+  const words: unknown[] = Array.isArray(argv) ? argv : [];
+  const program = words.indexOf(PROGRAM);
+  if (!words.every((w) => typeof w === 'string') || words[0] !== 'node' || program < 0) {
+    throw new Error(`the Containerfile's ENTRYPOINT does not run node ${PROGRAM}: ${last}`);
+  }
+  return words.slice(1, program);
+}
+
+export function imageNodeFlags(): string[] {
+  return entrypointNodeFlags(readFileSync(CONTAINERFILE, 'utf8'));
+}

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { entrypointNodeFlags, imageNodeFlags } from '../../../hack/bench/image-entrypoint.js';
+
+describe("the image's node flags, from the Containerfile", () => {
+  it('takes the words between node and dist/main.js of the last ENTRYPOINT', () => {
+    const containerfile = [
+      'FROM base AS builder',
+      'ENTRYPOINT ["node", "build.js"]',
+      'FROM runtime',
+      'ENTRYPOINT ["node", "--max-semi-space-size=8", "--trace-warnings", "dist/main.js"]',
+    ].join('\n');
+    expect(entrypointNodeFlags(containerfile)).to.deep.equal([
+      '--max-semi-space-size=8',
+      '--trace-warnings',
+    ]);
+    expect(entrypointNodeFlags('ENTRYPOINT ["node", "dist/main.js"]')).to.deep.equal([]);
+  });
+
+  it('refuses a Containerfile it cannot read the program from, saying why', () => {
+    expect(() => entrypointNodeFlags('FROM x\nCMD ["node"]')).to.throw('has no ENTRYPOINT');
+    expect(() => entrypointNodeFlags('ENTRYPOINT node dist/main.js')).to.throw('exec form');
+    expect(() => entrypointNodeFlags('ENTRYPOINT ["bun", "dist/main.js"]')).to.throw(
+      'does not run node dist/main.js',
+    );
+    expect(() => entrypointNodeFlags('ENTRYPOINT ["node", "other.js"]')).to.throw(
+      'does not run node dist/main.js',
+    );
+  });
+
+  it("reads the project's own Containerfile", () => {
+    expect(imageNodeFlags()).to.include('--max-semi-space-size=8');
+  });
+});
