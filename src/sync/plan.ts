@@ -14,7 +14,7 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../api/types.js';
-import { convertMachineSet } from '../conversion/machine-set/index.js';
+import { convertMachineSetOnce } from './remembered-conversion.js';
 import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
 import type { PlatformConverter } from '../conversion/types.js';
 import { Reason } from './conditions.js';
@@ -158,7 +158,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
     return reportFailure(mapi, o.now, Reason.ConversionFailed, message, 'unsupported platform');
   }
 
-  const conversion = convertMachineSet({
+  const conversion = convertMachineSetOnce({
     mapi,
     infrastructure: o.infrastructure,
     converter: o.converter,
