@@ -164,9 +164,9 @@ export abstract class StepReconciler<O extends ObservedBase> {
         log.debug('reconciled', { result: step.note, steps });
         return {};
       }
-      const id = fingerprint(step);
+      // Hashed only when a refusal is on record or being recorded: the healthy path never needs it.
       const refusal = this.refused.get(name);
-      if (refusal?.id === id) {
+      if (refusal && refusal.id === fingerprint(step)) {
         // The refusal stands; its report on the MAPI object may still be missing (it raced).
         const report = this.failureReport(step, observed, refusal.description, true);
         if (!report) {
@@ -193,7 +193,7 @@ export abstract class StepReconciler<O extends ObservedBase> {
           return { retry: true };
         }
         if (err instanceof PermanentRefusal) {
-          this.refused.set(name, { id, description: err.description });
+          this.refused.set(name, { id: fingerprint(step), description: err.description });
           // Retried at once if the report on the MAPI object did not get through.
           const unreported = this.failureReport(step, this.observe(name), err.description, true);
           return unreported ? { retry: true } : {};
