@@ -6,7 +6,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Phase } from './cli.js';
-import { imageNodeFlags } from './image-entrypoint.js';
+import { imageNodeFlags } from '../image-entrypoint.js';
 import { readProcessUsage } from './process-usage.js';
 import type { Subject, SubjectUsage } from './subject.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { entrypointNodeFlags, imageNodeFlags } from '../../../hack/bench/image-entrypoint.js';
+import { entrypointNodeFlags, imageNodeFlags } from '../../hack/image-entrypoint.js';
 
 describe("the image's node flags, from the Containerfile", () => {
   it('takes the words between node and dist/main.js of the last ENTRYPOINT', () => {

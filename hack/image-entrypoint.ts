@@ -1,9 +1,10 @@
 // The node flags the image runs the controller with, read from the Containerfile's ENTRYPOINT, so
-// that the bench measures the program exactly as a cluster runs it. The parser is pure.
+// that the bench measures, and the image test runs, the program exactly as a cluster runs it. The
+// parser is pure.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const CONTAINERFILE = resolve(import.meta.dirname, '../../Containerfile');
+const CONTAINERFILE = resolve(import.meta.dirname, '../Containerfile');
 const PROGRAM = 'dist/main.js';
 
 /** The flags between `node` and `dist/main.js` in the exec-form ENTRYPOINT of a Containerfile. */
