@@ -46,6 +46,28 @@ export type NeighbourName =
   | 'machine-api-operator';
 export type ComponentName = CoreComponentName | NeighbourName;
 
+/**
+ * The user names the controllers run as in an OpenShift cluster (their ServiceAccounts). The
+ * neighbours run as theirs and the project's controller may run as its own, so that admission
+ * policies that exempt controllers by user name (ours in manifests/, OpenShift's) see what they
+ * would see in a cluster. RBAC is not what these identities test: they are in system:masters.
+ */
+export const IDENTITIES = {
+  'machine-api-operator': 'system:serviceaccount:openshift-machine-api:machine-api-controllers',
+  'cluster-api': 'system:serviceaccount:openshift-cluster-api:capi-controllers',
+  'mapi-capi-sync': 'system:serviceaccount:openshift-cluster-api:mapi-capi-sync',
+} as const;
+export type IdentityName = keyof typeof IDENTITIES;
+
+/** Which identity each neighbour runs as (the providers' webhooks are Cluster API's). */
+const NEIGHBOUR_IDENTITY: Record<NeighbourName, IdentityName> = {
+  'cluster-api': 'cluster-api',
+  'cluster-api-provider-aws': 'cluster-api',
+  'cluster-api-provider-openstack': 'cluster-api',
+  'cluster-api-provider-gcp': 'cluster-api',
+  'machine-api-operator': 'machine-api-operator',
+};
+
 /** A neighbouring controller or webhook server that runs next to the API server. */
 export interface Neighbour {
   name: NeighbourName;
@@ -65,7 +87,13 @@ export interface ControlPlaneState {
   dir: string;
   /** Where the control-plane binaries (and kubectl) live. */
   binDir: string;
+  /** An administrator's kubeconfig (user `admin`, group system:masters): a person. */
   kubeconfigPath: string;
+  /**
+   * Kubeconfigs of the controllers' own identities (IDENTITIES below), each in system:masters:
+   * admission policies exempt controllers by user name, as in a cluster.
+   */
+  identityKubeconfigPaths: Record<IdentityName, string>;
   server: string;
   adminToken: string;
   /** Every running component's pid, in start order. */
@@ -282,8 +310,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const saPub = join(dir, 'sa.pub');
     await writeFile(saKey, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     await writeFile(saPub, publicKey.export({ type: 'spki', format: 'pem' }));
+    const identityTokens = Object.fromEntries(
+      Object.keys(IDENTITIES).map((name) => [name, randomBytes(24).toString('hex')]),
+    ) as Record<IdentityName, string>;
     const tokens = join(dir, 'tokens.csv');
-    await writeFile(tokens, `${adminToken},admin,admin,system:masters\n`, { mode: 0o600 });
+    const tokenLines = [
+      `${adminToken},admin,admin,system:masters`,
+      ...Object.entries(IDENTITIES).map(
+        ([name, user]) => `${identityTokens[name as IdentityName]},${user},${name},system:masters`,
+      ),
+    ];
+    await writeFile(tokens, tokenLines.join('\n') + '\n', { mode: 0o600 });
 
     // audit: every request at level Metadata (user, verb, resource, namespace, name, response code)
     const auditPolicy = join(dir, 'audit-policy.yaml');
@@ -341,7 +378,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     );
 
     const kubeconfigPath = join(dir, 'kubeconfig');
-    await writeFile(kubeconfigPath, kubeconfigYaml(server, ca, adminToken), { mode: 0o600 });
+    await writeFile(kubeconfigPath, kubeconfigYaml(server, ca, 'admin', adminToken), {
+      mode: 0o600,
+    });
+    const identityKubeconfigPaths = {} as Record<IdentityName, string>;
+    for (const name of Object.keys(IDENTITIES) as IdentityName[]) {
+      const path = join(dir, `kubeconfig-${name}`);
+      await writeFile(path, kubeconfigYaml(server, ca, name, identityTokens[name]), {
+        mode: 0o600,
+      });
+      identityKubeconfigPaths[name] = path;
+    }
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(kubeconfigPath);
 
@@ -373,7 +420,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       (options.neighbours ?? true)
         ? await startNeighbours({
             dir,
-            kubeconfigPath,
+            identityKubeconfigPaths,
             server,
             ca,
             adminToken,
@@ -391,6 +438,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       dir,
       binDir,
       kubeconfigPath,
+      identityKubeconfigPaths,
       server,
       adminToken,
       auditLogPath,
@@ -592,7 +640,7 @@ async function neighbourVersion(name: NeighbourName, module: string): Promise<st
 
 interface NeighbourContext {
   dir: string;
-  kubeconfigPath: string;
+  identityKubeconfigPaths: Record<IdentityName, string>;
   server: string;
   ca: Buffer;
   adminToken: string;
@@ -620,7 +668,7 @@ async function startNeighbours(ctx: NeighbourContext): Promise<Neighbour[]> {
       ctx.launch(
         spec.name,
         [
-          `--kubeconfig=${ctx.kubeconfigPath}`,
+          `--kubeconfig=${ctx.identityKubeconfigPaths[NEIGHBOUR_IDENTITY[spec.name]]}`,
           `--health-probe-bind-address=127.0.0.1:${probePort}`,
           ...webhookArgs,
           ...(spec.args ?? []),
@@ -675,15 +723,15 @@ rules:
   - level: Metadata
 `;
 
-function kubeconfigYaml(server: string, ca: Buffer, token: string): string {
+function kubeconfigYaml(server: string, ca: Buffer, user: string, token: string): string {
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
       { name: 'local', cluster: { server, 'certificate-authority-data': ca.toString('base64') } },
     ],
-    users: [{ name: 'admin', user: { token } }],
-    contexts: [{ name: 'local', context: { cluster: 'local', user: 'admin' } }],
+    users: [{ name: user, user: { token } }],
+    contexts: [{ name: 'local', context: { cluster: 'local', user } }],
     'current-context': 'local',
   };
   return JSON.stringify(config, null, 2) + '\n';

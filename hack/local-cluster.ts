@@ -69,6 +69,7 @@ async function start(neighbours: boolean): Promise<void> {
     dir: plane.dir,
     binDir: plane.binDir,
     kubeconfigPath: plane.kubeconfigPath,
+    identityKubeconfigPaths: plane.identityKubeconfigPaths,
     server: plane.server,
     adminToken: plane.adminToken,
     pids: plane.pids,

@@ -23,6 +23,17 @@ export function adminConfig(): KubeConfig {
   return kc;
 }
 
+/**
+ * A fresh KubeConfig of the controller's own identity in a cluster
+ * (system:serviceaccount:openshift-cluster-api:mapi-capi-sync, in system:masters): what admission
+ * policies exempt as this project's controller.
+ */
+export function controllerConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromFile(controlPlane().identityKubeconfigPaths['mapi-capi-sync']);
+  return kc;
+}
+
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }

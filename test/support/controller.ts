@@ -10,7 +10,7 @@ import { converterFor } from '../../src/conversion/platforms.js';
 import { createLogger, type Logger } from '../../src/logging.js';
 import { flightRecorder, type FlightRecorder } from './logger.js';
 import { clientFor } from './kube-client.js';
-import { adminConfig, testNamespace } from './cluster.js';
+import { adminConfig, controllerConfig, testNamespace } from './cluster.js';
 import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
 
@@ -42,7 +42,7 @@ export async function startTestController(
   const mapiNamespace = options.namespaces?.mapi ?? (await testNamespace('mapi'));
   const capiNamespace = options.namespaces?.capi ?? (await testNamespace('capi'));
   const controller = startController({
-    client: clientFor(options.kubeConfig ?? adminConfig()),
+    client: clientFor(options.kubeConfig ?? controllerConfig()),
     mapiNamespace,
     capiNamespace,
     ...(options.platform ? { platform: options.platform } : {}),
