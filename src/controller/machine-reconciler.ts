@@ -16,10 +16,12 @@ import { planMachineMigration } from '../migration/machine.js';
 import { planMachine } from '../sync/machine/plan.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
 import type { ReportingObject } from '../sync/report.js';
+import { MachineReason } from '../sync/conditions.js';
 import { controllingMachineSet, type Step } from '../sync/steps.js';
 import { infrastructureResource } from './reconciler.js';
 import {
   StepReconciler,
+  type RefusalReasons,
   type CachedResource,
   type ObjectCache,
   type StepReconcilerOptions,
@@ -58,6 +60,12 @@ export function owningMachineSetName(object: KubeObject, groupPrefix: string): s
 
 export class MachineReconciler extends StepReconciler<MachineObserved> {
   protected readonly subject = 'machine';
+  protected readonly refusalReasons: RefusalReasons = {
+    mapi: MachineReason.MapiUpdateFailed,
+    capiCreate: MachineReason.CreateFailed,
+    capi: MachineReason.UpdateFailed,
+    infrastructure: MachineReason.InfraMachineUpdateFailed,
+  };
 
   constructor(private readonly options: MachineReconcilerOptions) {
     super(options);

@@ -23,9 +23,11 @@ import { SOURCE_ANNOTATION } from '../sync/markers.js';
 import { prefixOfTemplateName, templateNamePrefix } from '../sync/naming.js';
 import { planNext, type Observed } from '../sync/plan.js';
 import type { ReportingObject } from '../sync/report.js';
+import { Reason } from '../sync/conditions.js';
 import type { Step } from '../sync/steps.js';
 import {
   StepReconciler,
+  type RefusalReasons,
   type CachedResource,
   type ObjectCache,
   type StepReconcilerOptions,
@@ -139,6 +141,12 @@ export function controlledBy<T extends KubeObject>(objects: T[], uid: string | u
 
 export class Reconciler extends StepReconciler<Observed> {
   protected readonly subject = 'machineSet';
+  protected readonly refusalReasons: RefusalReasons = {
+    mapi: Reason.MapiUpdateFailed,
+    capiCreate: Reason.CreateFailed,
+    capi: Reason.UpdateFailed,
+    infrastructure: Reason.TemplateUpdateFailed,
+  };
 
   constructor(private readonly options: ReconcilerOptions) {
     super(options);

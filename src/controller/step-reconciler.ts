@@ -3,12 +3,19 @@
 // cache, repeat until the plan says done. Races are retried quietly; a write the API server
 // refuses for good waits for a change.
 import type { KubeObject } from '../api/types.js';
-import { describeError, isConflict, isNotFound, isPermanent, statusCode } from '../kube/errors.js';
+import {
+  describeError,
+  isConflict,
+  isNotFound,
+  isPermanent,
+  isUnappliedJsonPatch,
+} from '../kube/errors.js';
 import type { EventRecorder } from '../kube/events.js';
 import { objectKey, resourceOf, type Resource } from '../kube/resources.js';
 import type { ObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
 import { stableHash } from '../sync/naming.js';
+import type { SyncReason } from '../sync/conditions.js';
 import { reportFailure, type ReportingObject } from '../sync/report.js';
 import type { Step, WriteStep } from '../sync/steps.js';
 
@@ -66,6 +73,28 @@ export interface CachedResource {
   cache?: ObjectCache<KubeObject> | undefined;
 }
 
+/**
+ * The reasons a refused write is reported under when its step names none (finalizers, the
+ * handshake's writes, deletions), by the side it went to: a refusal is never silent.
+ */
+export interface RefusalReasons {
+  /** A write to the Machine API side. */
+  mapi: SyncReason;
+  /** Creating a Cluster API object, and changing one. */
+  capiCreate: SyncReason;
+  capi: SyncReason;
+  /** An infrastructure template or machine. */
+  infrastructure: SyncReason;
+}
+
+function refusalReason(step: WriteStep, reasons: RefusalReasons): SyncReason {
+  const group = step.object.apiVersion.split('/')[0];
+  if (group === 'machine.openshift.io') return reasons.mapi;
+  if (group === 'cluster.x-k8s.io')
+    return step.kind === 'create' ? reasons.capiCreate : reasons.capi;
+  return reasons.infrastructure;
+}
+
 /** A plan that keeps producing writes is a bug; stop and back off rather than spin. */
 const MAX_STEPS_PER_RECONCILE = 25;
 const CACHE_WAIT_MS = 500;
@@ -107,11 +136,13 @@ function withoutResourceVersion(patch: Extract<WriteStep, { kind: 'patch' }>['pa
 
 /**
  * Our cache was behind the server: a conflict, an object already gone, or a
- * failed `test` of one of our JSON patches (the API server answers that with
- * 422). Normal life, retried from fresh observations.
+ * failed `test` of one of our JSON patches (422 without causes). Normal life,
+ * retried from fresh observations. A 422 with causes, or any denial at
+ * admission, is a refusal, never a race.
  */
 function isRace(step: WriteStep, err: unknown): boolean {
-  const failedTest = step.kind === 'patch' && step.patch.type === 'json' && statusCode(err) === 422;
+  const failedTest =
+    step.kind === 'patch' && step.patch.type === 'json' && isUnappliedJsonPatch(err);
   return isConflict(err) || isNotFound(err) || failedTest;
 }
 
@@ -144,6 +175,8 @@ export abstract class StepReconciler<O extends ObservedBase> {
   protected abstract writable(observed: O): CachedResource[];
   /** The MAPI object that events and write failures are reported on. */
   protected abstract reportedOn(observed: O): ReportingObject | undefined;
+  /** How a refused write whose step names no failure reason is reported. */
+  protected abstract readonly refusalReasons: RefusalReasons;
 
   async reconcile(name: string): Promise<ReconcileResult> {
     try {
@@ -306,14 +339,15 @@ export abstract class StepReconciler<O extends ObservedBase> {
     permanent: boolean,
   ): WriteStep | undefined {
     const target = observed && this.reportedOn(observed);
-    if (!observed || !step.failure || !target || target.metadata.deletionTimestamp)
-      return undefined;
+    const reason =
+      step.failure ?? (permanent ? refusalReason(step, this.refusalReasons) : undefined);
+    if (!observed || !reason || !target || target.metadata.deletionTimestamp) return undefined;
     const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
     const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
     const message = permanent
       ? `The API server refused ${step.note} (${what}): ${description}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes.`
       : `Failed ${step.note} (${what}): ${description}. Retrying with backoff.`;
-    const report = reportFailure(target, observed.now, step.failure, message, 'already reported');
+    const report = reportFailure(target, observed.now, reason, message, 'already reported');
     return report.kind === 'done' ? undefined : report;
   }
 

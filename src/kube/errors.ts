@@ -20,22 +20,63 @@ export const isNotFound = (err: unknown): boolean => statusCode(err) === 404;
 /** A conflict (stale resourceVersion) or an AlreadyExists: re-read and retry. */
 export const isConflict = (err: unknown): boolean => statusCode(err) === 409;
 
+/** The server's Status of a failed request (the body of an API error), when it has one. */
+interface Status {
+  message?: string;
+  details?: { causes?: unknown[] };
+}
+
+function statusOf(err: unknown): Status | undefined {
+  const body = (err as ApiErrorLike | undefined)?.body;
+  if (body && typeof body === 'object') return body;
+  if (typeof body !== 'string' || !body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Denied at admission: by an admission webhook or a ValidatingAdmissionPolicy. The API server
+ * words both answers so ("admission webhook \"…\" denied the request", "ValidatingAdmissionPolicy
+ * '…' … denied request"), whatever status code the webhook or the policy's `reason` chose.
+ */
+export function isAdmissionDenial(err: unknown): boolean {
+  return /admission webhook .*denied|ValidatingAdmissionPolicy '[^']*'.* denied request/i.test(
+    describeError(err),
+  );
+}
+
+/**
+ * A JSON patch that no longer applies (a failed `test`, a path that is gone): the API server
+ * answers 422 with a generic message and no `details.causes`. Every other 422 (field errors,
+ * policy and webhook denials) carries causes.
+ */
+export function isUnappliedJsonPatch(err: unknown): boolean {
+  return (
+    statusCode(err) === 422 &&
+    !isAdmissionDenial(err) &&
+    (statusOf(err)?.details?.causes?.length ?? 0) === 0
+  );
+}
+
 /**
  * The server refused the request itself (bad request, invalid, too large, or
- * denied by an admission webhook): sending it again changes nothing until the
+ * denied at admission): sending it again changes nothing until the
  * object it was computed from changes.
  */
 export function isPermanent(err: unknown): boolean {
   const code = statusCode(err);
   if (code === 400 || code === 413 || code === 422) return true;
-  return code === 403 && /admission webhook/i.test(describeError(err));
+  return (code === 401 || code === 403) && isAdmissionDenial(err);
 }
 
-/** Denied by authentication or RBAC (not by an admission webhook): the controller lacks a grant. */
+/** Denied by authentication or RBAC (not at admission): the controller lacks a grant. */
 export function isAccessDenied(err: unknown): boolean {
   const code = statusCode(err);
-  if (code === 401) return true;
-  return code === 403 && !/admission webhook/i.test(describeError(err));
+  return (code === 401 || code === 403) && !isAdmissionDenial(err);
 }
 
 /** One line, bounded: API bodies can be multi-line and huge. */

@@ -26,23 +26,31 @@ class ApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** The server's Status, as the API client keeps it. */
+    readonly body?: string,
   ) {
     super(message);
   }
 }
 
-type Failure = { code: number; message: string } | undefined;
+type Failure = { code: number; message: string; body?: object } | undefined;
 
 /** Accepts every write, like an API server would, unless `fail` says otherwise. */
 class FakeWriter implements ObjectWriter {
   calls: string[] = [];
-  fail: (verb: string, object: KubeObject) => Failure = () => undefined;
+  fail: (verb: string, object: KubeObject, patch?: Patch) => Failure = () => undefined;
   private rv = 100;
 
-  private check(verb: string, object: KubeObject): void {
+  private check(verb: string, object: KubeObject, patch?: Patch): void {
     this.calls.push(`${verb} ${object.apiVersion.split('/')[0]} ${object.kind}`);
-    const failure = this.fail(verb, object);
-    if (failure) throw new ApiError(failure.code, failure.message);
+    const failure = this.fail(verb, object, patch);
+    if (failure) {
+      throw new ApiError(
+        failure.code,
+        failure.message,
+        failure.body && JSON.stringify(failure.body),
+      );
+    }
   }
   private stamp<T extends KubeObject>(object: T): T {
     const copy = structuredClone(object);
@@ -60,7 +68,7 @@ class FakeWriter implements ObjectWriter {
     return Promise.resolve(this.stamp(object));
   };
   patch = <T extends KubeObject>(_r: Resource, object: T, patch: Patch) => {
-    this.check('patch', object);
+    this.check('patch', object, patch);
     const patched = applyPatch(object, patch);
     return Promise.resolve(this.stamp(patched));
   };
@@ -140,6 +148,58 @@ describe('reconciler', () => {
       verb === 'patch' ? { code: 422, message: 'testing value failed' } : undefined;
     const result = await reconciler.reconcile('worker-a');
     expect(result).to.deep.equal({ retry: true });
+  });
+
+  const policyMessage =
+    "ValidatingAdmissionPolicy 'no-finalizers' with binding 'no-finalizers' denied request: finalizers are managed by the platform";
+  const policyDenial = {
+    code: 422,
+    message: policyMessage,
+    body: {
+      kind: 'Status',
+      status: 'Failure',
+      code: 422,
+      reason: 'Invalid',
+      message: policyMessage,
+      details: { causes: [{ message: policyMessage }] },
+    },
+  };
+  const touchesFinalizers = (patch: Patch | undefined) =>
+    patch?.type === 'json'
+      ? patch.operations.some((o) => o.path.startsWith('/metadata/finalizers'))
+      : (patch?.body.metadata as { finalizers?: unknown } | undefined)?.finalizers !== undefined;
+
+  it('reports a write denied by an admission policy even when its step names no reason (our finalizer), once', async () => {
+    const { reconciler, writer, caches, events, logs } = setUp();
+    writer.fail = (verb, object, patch) =>
+      verb === 'patch' && object.kind === 'MachineSet' && touchesFinalizers(patch)
+        ? policyDenial
+        : undefined;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    const reported = synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`));
+    expect(reported).to.include({ status: 'False', reason: 'FailedToUpdateMAPIMachineSet' });
+    expect(reported?.message).to.contain("ValidatingAdmissionPolicy 'no-finalizers'");
+    expect(events).to.deep.equal(['FailedToUpdateMAPIMachineSet']);
+    expect(logs.some((l) => l.level === 'warn' && l.message.includes('refused'))).to.equal(true);
+
+    const writes = writer.calls.length;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(writer.calls, 'nothing sent again without a change').to.have.length(writes);
+  });
+
+  it('takes a JSON patch denied by an admission policy (422 with causes) for a refusal, not a race', async () => {
+    const { reconciler, writer, caches, logs } = setUp();
+    await reconciler.reconcile('worker-a');
+    const mapi = structuredClone(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`)!);
+    mapi.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    caches.mapiMachineSets.upsert(mapi);
+    writer.fail = (verb, _object, patch) =>
+      verb === 'patch' && patch?.type === 'json' ? policyDenial : undefined;
+    expect(await reconciler.reconcile('worker-a'), 'not retried as a race').to.deep.equal({});
+    expect(logs.some((l) => l.level === 'warn' && l.message.includes('refused'))).to.equal(true);
+    const writes = writer.calls.length;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(writer.calls, 'nothing sent again without a change').to.have.length(writes);
   });
 
   it('reports a write refused for good once, and tries it again only when something changes', async () => {
