@@ -10,6 +10,7 @@ import { converterFor } from '../../src/conversion/platforms.js';
 import { createLogger, type Logger } from '../../src/logging.js';
 import { flightRecorder, type FlightRecorder } from './logger.js';
 import { clientFor } from './kube-client.js';
+import { installAdmissionPolicies } from './admission.js';
 import { adminConfig, controllerConfig, testNamespace } from './cluster.js';
 import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
@@ -24,7 +25,12 @@ export interface TestController extends RunningController {
 /** Starts a controller on two fresh namespaces; it is stopped after the test. */
 export async function startTestController(
   options: {
+    /** Default: the controller's own identity (controllerConfig). */
     kubeConfig?: KubeConfig;
+    /** The user of `kubeConfig`, when it is not the controller's identity. */
+    user?: string;
+    /** Our admission policies for the namespaces (default on, as in a cluster). */
+    admissionPolicies?: boolean;
     platform?: string;
     workers?: number;
     /** Existing namespaces (a restart); fresh ones by default. */
@@ -41,6 +47,14 @@ export async function startTestController(
 ): Promise<TestController> {
   const mapiNamespace = options.namespaces?.mapi ?? (await testNamespace('mapi'));
   const capiNamespace = options.namespaces?.capi ?? (await testNamespace('capi'));
+  // As in a cluster: our admission policies guard both sides, exempting the controller.
+  if (options.admissionPolicies ?? true) {
+    await installAdmissionPolicies({
+      mapiNamespace,
+      capiNamespace,
+      ...(options.user ? { controllerUser: options.user } : {}),
+    });
+  }
   const controller = startController({
     client: clientFor(options.kubeConfig ?? controllerConfig()),
     mapiNamespace,

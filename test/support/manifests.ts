@@ -67,9 +67,22 @@ export interface ManifestRewrite {
   capiNamespace: string;
   /** Appended to the names of cluster-scoped objects (and references to them). */
   suffix: string;
+  /**
+   * The user the controller runs as, in place of its ServiceAccount's in the admission policies'
+   * exemptions (default: unchanged, the identity the local control plane gives the controller).
+   */
+  controllerUser?: string;
 }
 
-const CLUSTER_SCOPED_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding']);
+/** The user name of the controller's ServiceAccount, as the admission policies exempt it. */
+export const CONTROLLER_USER = `system:serviceaccount:${CAPI_NAMESPACE}:${SERVICE_ACCOUNT}`;
+
+const CLUSTER_SCOPED_KINDS = new Set([
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+]);
 
 /**
  * A copy of the objects for a test's own namespaces: every string value that is exactly one of
@@ -84,8 +97,13 @@ export function rewriteManifests(
     [MAPI_NAMESPACE]: rewrite.mapiNamespace,
     [CAPI_NAMESPACE]: rewrite.capiNamespace,
   };
+  const user = rewrite.controllerUser;
   const replace = (value: unknown): unknown => {
-    if (typeof value === 'string') return namespaces[value] ?? value;
+    if (typeof value === 'string') {
+      const exact = namespaces[value];
+      if (exact !== undefined) return exact;
+      return user ? value.replaceAll(`'${CONTROLLER_USER}'`, `'${user}'`) : value;
+    }
     if (Array.isArray(value)) return value.map(replace);
     if (value && typeof value === 'object') {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]));
@@ -99,6 +117,10 @@ export function rewriteManifests(
     if (CLUSTER_SCOPED_KINDS.has(object.kind)) object.metadata.name = renamed(object.metadata.name);
     const roleRef = (object as { roleRef?: { kind?: string; name?: string } }).roleRef;
     if (roleRef?.kind === 'ClusterRole' && roleRef.name) roleRef.name = renamed(roleRef.name);
+    const binding = object as { kind: string; spec?: { policyName?: string } };
+    if (binding.kind === 'ValidatingAdmissionPolicyBinding' && binding.spec?.policyName) {
+      binding.spec.policyName = renamed(binding.spec.policyName);
+    }
     return object;
   });
 }

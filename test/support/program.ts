@@ -43,7 +43,11 @@ export class ProgramProcess {
       ],
       {
         cwd: entry.cwd,
-        env: { ...process.env, KUBECONFIG: controlPlane().kubeconfigPath, ...env },
+        env: {
+          ...process.env,
+          KUBECONFIG: controlPlane().identityKubeconfigPaths['mapi-capi-sync'],
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

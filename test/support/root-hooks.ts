@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
+import { deleteAdmissionPolicies } from './admission.js';
 import { deleteTestNamespaces, setControlPlane } from './cluster.js';
 import { controllerLogs, stopTestControllers } from './controller.js';
 import { killPrograms } from './program.js';
@@ -42,6 +43,7 @@ export const mochaHooks = {
     await stopTestControllers();
     await killPrograms();
     await deleteTestNamespaces();
+    await deleteAdmissionPolicies();
   },
   async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(60_000);
