@@ -1,0 +1,543 @@
+// Our admission policies (manifests/admission-policies.yaml) through the real API server, next to
+// the real neighbours: each refuses a person's edit with its documented message and admits the
+// same request from the controllers it exempts (this controller's identity, Cluster API's,
+// machine-api-operator's). And a write of ours that someone else's policy denies is reported on
+// the object at once, never retried in silence.
+import { expect } from 'chai';
+import {
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubeConfig,
+} from '@kubernetes/client-node';
+import type { MapiMachineSet } from '../../src/api/types.js';
+import { IDENTITIES } from '../../hack/control-plane.js';
+import { installAdmissionPolicies } from '../support/admission.js';
+import { createCapiCluster } from '../support/capi-cluster.js';
+import {
+  adminConfig,
+  controlPlane,
+  controllerConfig,
+  testNamespace,
+  uniqueName,
+} from '../support/cluster.js';
+import {
+  awsMachineSet,
+  CAPI,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+} from '../support/controller.js';
+import { eventually } from '../support/eventually.js';
+import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
+
+type Where = { group: string; version: string; plural: string };
+
+function configOf(identity: keyof typeof IDENTITIES): KubeConfig {
+  if (identity === 'mapi-capi-sync') return controllerConfig();
+  const kc = adminConfig();
+  kc.loadFromFile(controlPlane().identityKubeconfigPaths[identity]);
+  return kc;
+}
+
+function refusal(err: unknown): string {
+  const body = (err as { body?: unknown }).body;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  try {
+    return (JSON.parse(text) as { message?: string }).message ?? text;
+  } catch {
+    return String(text ?? err);
+  }
+}
+
+/** A merge patch through the generic client (client-node's typed one sends JSON patches). */
+async function mergePatchAs(
+  kc: KubeConfig,
+  object: { apiVersion: string; kind: string; namespace: string; name: string },
+  body: Record<string, unknown>,
+  dryRun = false,
+): Promise<string | undefined> {
+  const client = KubernetesObjectApi.makeApiClient(kc);
+  try {
+    await client.patch(
+      {
+        apiVersion: object.apiVersion,
+        kind: object.kind,
+        metadata: { name: object.name, namespace: object.namespace },
+        ...body,
+      },
+      undefined,
+      dryRun ? 'All' : undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    );
+    return undefined;
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+async function createAs(
+  kc: KubeConfig,
+  object: { apiVersion: string; kind: string; metadata: { name: string; namespace: string } },
+  dryRun = false,
+): Promise<string | undefined> {
+  try {
+    await KubernetesObjectApi.makeApiClient(kc).create(
+      object,
+      undefined,
+      dryRun ? 'All' : undefined,
+    );
+    return undefined;
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+async function setStatus(where: Where, namespace: string, name: string, status: object) {
+  const api = adminConfig().makeApiClient(CustomObjectsApi);
+  const current = (await api.getNamespacedCustomObject({ ...where, namespace, name })) as {
+    status?: object;
+  };
+  await api.replaceNamespacedCustomObjectStatus({
+    ...where,
+    namespace,
+    name,
+    body: { ...current, status: { ...current.status, ...status } },
+  });
+}
+
+const synchronizedTrue = (generation: number) => ({
+  conditions: [
+    {
+      type: 'Synchronized',
+      status: 'True',
+      severity: '',
+      reason: 'ResourceSynchronized',
+      message: '',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    },
+  ],
+  synchronizedGeneration: generation,
+});
+
+function capiMachineSet(name: string, namespace: string, extra: object = {}) {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'MachineSet',
+    metadata: {
+      name,
+      namespace,
+      annotations: { 'cluster.x-k8s.io/paused': 'true' },
+      labels: { 'cluster.x-k8s.io/cluster-name': 'demo-abc12' },
+    },
+    spec: {
+      clusterName: 'demo-abc12',
+      replicas: 0,
+      selector: { matchLabels: { set: name } },
+      template: {
+        metadata: { labels: { set: name } },
+        spec: {
+          clusterName: 'demo-abc12',
+          bootstrap: { dataSecretName: 'worker-user-data' },
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'AWSMachineTemplate',
+            name: `${name}-template`,
+          },
+          ...extra,
+        },
+      },
+    },
+  };
+}
+
+async function namespacesWithPolicies() {
+  const mapiNamespace = await testNamespace('mapi');
+  const capiNamespace = await testNamespace('capi');
+  await installAdmissionPolicies({ mapiNamespace, capiNamespace });
+  return { mapiNamespace, capiNamespace };
+}
+
+describe('admission policies', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+  });
+
+  it('the paused CAPI mirror is read-only for a person under MachineAPI; Cluster API and the controller are admitted', async () => {
+    const ctrl = await startTestController();
+    await createCapiCluster(ctrl.capiNamespace);
+    const name = uniqueName('guarded');
+    const mapi = adminConfig().makeApiClient(CustomObjectsApi);
+    await mapi.createNamespacedCustomObject({
+      ...MAPI,
+      namespace: ctrl.mapiNamespace,
+      body: awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
+    });
+    await eventually(
+      async () => {
+        const current = (await mapi.getNamespacedCustomObject({
+          ...MAPI,
+          namespace: ctrl.mapiNamespace,
+          name,
+        })) as MapiMachineSet;
+        expect(current.status?.conditions?.find((c) => c.type === 'Synchronized')?.status).to.equal(
+          'True',
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
+    const mirror = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineSet',
+      namespace: ctrl.capiNamespace,
+      name,
+    };
+    const person = adminConfig();
+    const scale = { spec: { replicas: 3 } };
+    const denied = await eventually(async () => {
+      const message = await mergePatchAs(person, mirror, scale);
+      expect(message).to.be.a('string');
+      return message!;
+    });
+    expect(denied).to.contain(
+      "ValidatingAdmissionPolicy 'mapi-capi-sync-cluster-api-machine-set-mirror",
+    );
+    expect(denied).to.contain(
+      `MachineSet ${name} is a paused mirror of the Machine API MachineSet of the same name (status.authoritativeAPI: MachineAPI)`,
+    );
+    expect(denied).to.contain(`Edit the Machine API MachineSet in ${ctrl.mapiNamespace} instead`);
+
+    const label = { metadata: { labels: { 'cluster.x-k8s.io/owner': 'me' } } };
+    expect(await mergePatchAs(person, mirror, label)).to.contain('(cluster.x-k8s.io/owner)');
+    expect(
+      await mergePatchAs(person, mirror, { metadata: { labels: { team: 'a' } } }, true),
+      "other labels are the person's own",
+    ).to.equal(undefined);
+
+    for (const identity of ['mapi-capi-sync', 'cluster-api', 'machine-api-operator'] as const) {
+      expect(await mergePatchAs(configOf(identity), mirror, scale, true), identity).to.equal(
+        undefined,
+      );
+      expect(await mergePatchAs(configOf(identity), mirror, label, true), identity).to.equal(
+        undefined,
+      );
+    }
+  });
+
+  it('the MAPI mirror is read-only for a person under ClusterAPI, except spec.authoritativeAPI', async () => {
+    const { mapiNamespace } = await namespacesWithPolicies();
+    const name = uniqueName('mirror');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const body = awsMachineSet(name, mapiNamespace, { replicas: 0 });
+    body.spec.authoritativeAPI = 'ClusterAPI';
+    await api.createNamespacedCustomObject({ ...MAPI, namespace: mapiNamespace, body });
+    // machine-api-operator copies spec.authoritativeAPI into the empty status
+    await eventually(async () => {
+      const current = (await api.getNamespacedCustomObject({
+        ...MAPI,
+        namespace: mapiNamespace,
+        name,
+      })) as MapiMachineSet;
+      expect(current.status?.authoritativeAPI).to.equal('ClusterAPI');
+    });
+    const object = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'MachineSet',
+      namespace: mapiNamespace,
+      name,
+    };
+    const person = adminConfig();
+    const denied = await eventually(async () => {
+      const message = await mergePatchAs(person, object, { spec: { replicas: 2 } });
+      expect(message).to.be.a('string');
+      return message!;
+    });
+    expect(denied).to.contain("ValidatingAdmissionPolicy 'mapi-capi-sync-machine-api-mirror");
+    expect(denied).to.contain(
+      `MachineSet ${name} mirrors Cluster API (status.authoritativeAPI: ClusterAPI)`,
+    );
+    expect(
+      await mergePatchAs(person, object, {
+        metadata: {
+          annotations: { 'machine.openshift.io/cluster-api-autoscaler-node-group-max-size': '5' },
+        },
+      }),
+    ).to.contain('machine.openshift.io/cluster-api-autoscaler-node-group-max-size');
+    expect(
+      await mergePatchAs(person, object, { spec: { authoritativeAPI: 'MachineAPI' } }, true),
+      'the way back stays open',
+    ).to.equal(undefined);
+    for (const identity of ['mapi-capi-sync', 'machine-api-operator'] as const) {
+      expect(
+        await mergePatchAs(configOf(identity), object, { spec: { replicas: 2 } }, true),
+        identity,
+      ).to.equal(undefined);
+    }
+  });
+
+  it("a Machine's authority changes only when the hand-over can succeed; a cancel always can", async () => {
+    const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
+    const name = uniqueName('machine');
+    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    await api.createNamespacedCustomObject({
+      ...MAPI_MACHINES,
+      namespace: mapiNamespace,
+      body: {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'Machine',
+        metadata: { name, namespace: mapiNamespace, finalizers: ['test.mapi-capi-sync/hold'] },
+        spec: { authoritativeAPI: 'ClusterAPI' },
+      },
+    });
+    await eventually(async () => {
+      const current = (await api.getNamespacedCustomObject({
+        ...MAPI_MACHINES,
+        namespace: mapiNamespace,
+        name,
+      })) as { status?: { authoritativeAPI?: string } };
+      expect(current.status?.authoritativeAPI).to.equal('ClusterAPI');
+    });
+    const machine = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      namespace: mapiNamespace,
+      name,
+    };
+    const person = adminConfig();
+    const toMachineApi = { spec: { authoritativeAPI: 'MachineAPI' } };
+
+    await setStatus(MAPI_MACHINES, mapiNamespace, name, { phase: 'Provisioning' });
+    const provisioning = await eventually(async () => {
+      const message = await mergePatchAs(person, machine, toMachineApi, true);
+      expect(message).to.contain('mapi-capi-sync-machine-authority-change');
+      return message!;
+    });
+    expect(provisioning).to.contain(`Machine ${name} is Provisioning under ClusterAPI`);
+
+    await setStatus(MAPI_MACHINES, mapiNamespace, name, { phase: 'Running' });
+    expect(await mergePatchAs(person, machine, toMachineApi, true)).to.contain(
+      'is not Synchronized=True at its generation (no Synchronized condition yet)',
+    );
+
+    await setStatus(MAPI_MACHINES, mapiNamespace, name, synchronizedTrue(1));
+    // its CAPI Machine has not provisioned its infrastructure yet
+    await api.createNamespacedCustomObject({
+      ...CAPI_MACHINES,
+      namespace: capiNamespace,
+      body: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Machine',
+        metadata: {
+          name,
+          namespace: capiNamespace,
+          annotations: { 'cluster.x-k8s.io/paused': 'true' },
+        },
+        spec: {
+          clusterName: 'demo-abc12',
+          bootstrap: { dataSecretName: 'worker-user-data' },
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'AWSMachine',
+            name,
+          },
+        },
+      },
+    });
+    const unprovisioned = await eventually(async () => {
+      const message = await mergePatchAs(person, machine, toMachineApi, true);
+      expect(message).to.contain('mapi-capi-sync-machine-authority-change-mirror');
+      return message!;
+    });
+    expect(unprovisioned).to.contain('has not provisioned its infrastructure');
+    await setStatus(CAPI_MACHINES, capiNamespace, name, {
+      initialization: { infrastructureProvisioned: true },
+    });
+    const generation = (
+      (await api.getNamespacedCustomObject({
+        ...CAPI_MACHINES,
+        namespace: capiNamespace,
+        name,
+      })) as {
+        metadata: { generation: number };
+      }
+    ).metadata.generation;
+    await setStatus(MAPI_MACHINES, mapiNamespace, name, synchronizedTrue(generation));
+    expect(await mergePatchAs(person, machine, toMachineApi, true), 'ready to hand over').to.equal(
+      undefined,
+    );
+
+    // mid-migration, the cancel (back to status.synchronizedAPI) is always admitted
+    await setStatus(MAPI_MACHINES, mapiNamespace, name, {
+      authoritativeAPI: 'Migrating',
+      synchronizedAPI: 'ClusterAPI',
+      phase: 'Provisioning',
+    });
+    await mergePatchAs(configOf('mapi-capi-sync'), machine, toMachineApi);
+    expect(
+      await mergePatchAs(person, machine, { spec: { authoritativeAPI: 'ClusterAPI' } }, true),
+      'a cancel',
+    ).to.equal(undefined);
+
+    await api.deleteNamespacedCustomObject({ ...MAPI_MACHINES, namespace: mapiNamespace, name });
+    await setStatus(MAPI_MACHINES, mapiNamespace, name, { authoritativeAPI: 'ClusterAPI' });
+    expect(await mergePatchAs(person, machine, toMachineApi, true)).to.contain(
+      `Machine ${name} is being deleted`,
+    );
+    expect(
+      await mergePatchAs(configOf('mapi-capi-sync'), machine, toMachineApi, true),
+      'the controller is exempt',
+    ).to.equal(undefined);
+    await mergePatchAs(person, machine, { metadata: { finalizers: null } });
+  });
+
+  it('no Machine API MachineSet over an existing Cluster API one, and none the Machine API side cannot express', async () => {
+    const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
+    const person = adminConfig();
+    const taken = uniqueName('taken');
+    expect(await createAs(person, capiMachineSet(taken, capiNamespace))).to.equal(undefined);
+    const over = awsMachineSet(taken, mapiNamespace, { replicas: 0 });
+    const denied = await eventually(async () => {
+      const message = await createAs(person, over as never, true);
+      expect(message).to.be.a('string');
+      return message!;
+    });
+    expect(denied).to.contain('mapi-capi-sync-machine-api-create-over-cluster-api');
+    expect(denied).to.contain(
+      `A Cluster API MachineSet named ${taken} already exists in ${capiNamespace}`,
+    );
+    over.spec.authoritativeAPI = 'ClusterAPI';
+    expect(await createAs(person, over as never, true), 'as its mirror').to.equal(undefined);
+    expect(
+      await createAs(
+        configOf('mapi-capi-sync'),
+        { ...over, spec: { ...over.spec, authoritativeAPI: 'MachineAPI' } } as never,
+        true,
+      ),
+    ).to.equal(undefined);
+
+    // a MAPI MachineSet exists: its CAPI twin keeps to what Machine API can express
+    const paired = uniqueName('paired');
+    expect(
+      await createAs(person, awsMachineSet(paired, mapiNamespace, { replicas: 0 }) as never),
+    ).to.equal(undefined);
+    const inexpressible = capiMachineSet(paired, capiNamespace, {
+      readinessGates: [{ conditionType: 'example.com/Ready' }],
+      deletion: { nodeDrainTimeoutSeconds: 300 },
+    });
+    const refused = await eventually(async () => {
+      const message = await createAs(person, inexpressible, true);
+      expect(message).to.be.a('string');
+      return message!;
+    });
+    expect(refused).to.contain('mapi-capi-sync-cluster-api-machine-set-expressible');
+    expect(refused).to.contain(
+      'Machine API cannot express spec.template.spec.readinessGates, spec.template.spec.deletion.nodeDrainTimeoutSeconds',
+    );
+    expect(await createAs(person, capiMachineSet(paired, capiNamespace), true)).to.equal(undefined);
+    expect(
+      await createAs(
+        person,
+        capiMachineSet(uniqueName('unpaired'), capiNamespace, {
+          readinessGates: [{ conditionType: 'example.com/Ready' }],
+        }),
+        true,
+      ),
+      'no MAPI MachineSet of that name (parameterNotFoundAction: Allow)',
+    ).to.equal(undefined);
+  });
+
+  it('a write of ours that a policy denies is Synchronized=False with the policy message at once, and not retried without a change', async () => {
+    const writes: string[] = [];
+    const mapiNamespace = await testNamespace('mapi');
+    const capiNamespace = await testNamespace('capi');
+    await createCapiCluster(capiNamespace);
+    // someone else's policy: no CAPI MachineSet may be created in this namespace, by anyone
+    const deny = uniqueName('deny-machinesets');
+    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    await client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: deny },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: ['cluster.x-k8s.io'],
+              apiVersions: ['*'],
+              operations: ['CREATE'],
+              resources: ['machinesets'],
+            },
+          ],
+        },
+        validations: [{ expression: 'false', message: 'MachineSets are frozen here' }],
+      },
+    });
+    await client.create({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: deny },
+      spec: {
+        policyName: deny,
+        validationActions: ['Deny'],
+        matchResources: {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': capiNamespace } },
+        },
+      },
+    });
+    try {
+      await eventually(async () => {
+        expect(
+          await createAs(configOf('mapi-capi-sync'), capiMachineSet('probe', capiNamespace), true),
+        ).to.contain('MachineSets are frozen here');
+      });
+      const ctrl = await startTestController({
+        namespaces: { mapi: mapiNamespace, capi: capiNamespace },
+        onWrite: (w) => writes.push(`${w.verb} ${w.resource.plural}`),
+      });
+      const name = uniqueName('frozen');
+      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      await api.createNamespacedCustomObject({
+        ...MAPI,
+        namespace: ctrl.mapiNamespace,
+        body: awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
+      });
+      const condition = await eventually(async () => {
+        const current = (await api.getNamespacedCustomObject({
+          ...MAPI,
+          namespace: ctrl.mapiNamespace,
+          name,
+        })) as MapiMachineSet;
+        const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+        expect(synchronized?.status).to.equal('False');
+        return synchronized!;
+      });
+      expect(condition.reason).to.equal('FailedToCreateCAPIMachineSet');
+      expect(condition.message).to.contain(`ValidatingAdmissionPolicy '${deny}'`);
+      expect(condition.message).to.contain('MachineSets are frozen here');
+      const settled = writes.length;
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect(writes.slice(settled), 'no retry loop').to.deep.equal([]);
+      const capi: unknown = await api
+        .getNamespacedCustomObject({ ...CAPI, namespace: capiNamespace, name })
+        .catch((err: { code?: number }) => err.code);
+      expect(capi).to.equal(404);
+    } finally {
+      await client.delete({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: deny },
+      });
+      await client.delete({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: deny },
+      });
+    }
+  });
+});
