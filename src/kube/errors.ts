@@ -32,7 +32,7 @@ function statusOf(err: unknown): Status | undefined {
   if (typeof body !== 'string' || !body) return undefined;
   try {
     const parsed = JSON.parse(body) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed) : undefined;
+    return parsed && typeof parsed === 'object' ? parsed : undefined;
   } catch {
     return undefined;
   }
