@@ -11,16 +11,9 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
-import { IDENTITIES } from '../../hack/control-plane.js';
 import { installAdmissionPolicies } from '../support/admission.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
-import {
-  adminConfig,
-  controlPlane,
-  controllerConfig,
-  testNamespace,
-  uniqueName,
-} from '../support/cluster.js';
+import { adminConfig, identityConfig, testNamespace, uniqueName } from '../support/cluster.js';
 import {
   awsMachineSet,
   CAPI,
@@ -34,12 +27,7 @@ import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
 
 type Where = { group: string; version: string; plural: string };
 
-function configOf(identity: keyof typeof IDENTITIES): KubeConfig {
-  if (identity === 'mapi-capi-sync') return controllerConfig();
-  const kc = adminConfig();
-  kc.loadFromFile(controlPlane().identityKubeconfigPaths[identity]);
-  return kc;
-}
+const configOf = identityConfig;
 
 function refusal(err: unknown): string {
   const body = (err as { body?: unknown }).body;

@@ -3,10 +3,12 @@
 // directions, the gate, and a cancellation, a deletion of either side and a
 // controller restart after every step of it.
 import { expect } from 'chai';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { MapiCondition } from '../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../src/migration/status.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
+import { identityConfig } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';
 import { MAPI_MACHINES, mapiMachines } from '../support/machines.js';
@@ -417,7 +419,7 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       expect(mapi.status?.synchronizedGeneration).to.equal(capiNow.metadata.generation);
     }, WAIT);
 
-    await api().patchNamespacedCustomObject({
+    const inexpressible = {
       ...CAPI,
       namespace: c.capiNamespace,
       name: 'reverse',
@@ -429,7 +431,20 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
           value: [{ conditionType: 'Custom' }],
         },
       ],
-    });
+    };
+    // A person's edit is refused at admission (manifests/admission-policies.yaml) ...
+    const refused = await api()
+      .patchNamespacedCustomObject(inexpressible)
+      .then(
+        () => undefined,
+        (err: { body?: string }) => err.body,
+      );
+    expect(refused).to.include('mapi-capi-sync-cluster-api-machine-set-expressible');
+    // ... but such a MachineSet can still arrive (made before the policies, or by an exempt
+    // controller): the reverse sync reports it.
+    await identityConfig('cluster-api')
+      .makeApiClient(CustomObjectsApi)
+      .patchNamespacedCustomObject(inexpressible);
     await eventually(async () => {
       const mapi = await getMapi(c, 'reverse');
       const synchronized = condition(mapi, 'Synchronized');

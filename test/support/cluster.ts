@@ -1,7 +1,7 @@
 // Helpers that give each test its own namespaces and clients on the shared control plane.
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import type { ControlPlane } from '../../hack/control-plane.js';
+import type { ControlPlane, IdentityName } from '../../hack/control-plane.js';
 
 let plane: ControlPlane | undefined;
 const namespacesToDelete: string[] = [];
@@ -29,8 +29,13 @@ export function adminConfig(): KubeConfig {
  * policies exempt as this project's controller.
  */
 export function controllerConfig(): KubeConfig {
+  return identityConfig('mapi-capi-sync');
+}
+
+/** A fresh KubeConfig of one of the controllers' identities (IDENTITIES in hack/control-plane.ts). */
+export function identityConfig(identity: IdentityName): KubeConfig {
   const kc = new KubeConfig();
-  kc.loadFromFile(controlPlane().identityKubeconfigPaths['mapi-capi-sync']);
+  kc.loadFromFile(controlPlane().identityKubeconfigPaths[identity]);
   return kc;
 }
 
