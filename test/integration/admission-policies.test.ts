@@ -12,6 +12,11 @@ import {
 } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
 import { installAdmissionPolicies } from '../support/admission.js';
+import {
+  acknowledgeControllerDenials,
+  auditLogEnd,
+  controllerDenialsSince,
+} from '../support/audit.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { adminConfig, identityConfig, testNamespace, uniqueName } from '../support/cluster.js';
 import {
@@ -215,6 +220,33 @@ describe('admission policies', function () {
         undefined,
       );
     }
+  });
+
+  it('a denial of the controller by our own policies is found in the audit log (what every test checks after it)', async () => {
+    const mapiNamespace = await testNamespace('mapi');
+    const capiNamespace = await testNamespace('capi');
+    // policies that exempt someone else instead of the controller
+    await installAdmissionPolicies({
+      mapiNamespace,
+      capiNamespace,
+      controllerUser: 'system:serviceaccount:elsewhere:someone',
+    });
+    const from = await auditLogEnd();
+    const name = uniqueName('taken');
+    expect(await createAs(adminConfig(), capiMachineSet(name, capiNamespace))).to.equal(undefined);
+    const over = awsMachineSet(name, mapiNamespace, { replicas: 0 });
+    await eventually(async () => {
+      expect(await createAs(configOf('mapi-capi-sync'), over as never, true)).to.contain(
+        'mapi-capi-sync-machine-api-create-over-cluster-api',
+      );
+    });
+    const denials = await eventually(async () => {
+      const found = await controllerDenialsSince(from);
+      expect(found).to.not.deep.equal([]);
+      return found;
+    });
+    expect(denials[0]).to.contain(`/namespaces/${mapiNamespace}/machinesets`);
+    await acknowledgeControllerDenials();
   });
 
   it('the MAPI mirror is read-only for a person under ClusterAPI, except spec.authoritativeAPI', async () => {

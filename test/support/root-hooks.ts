@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
 import { deleteAdmissionPolicies } from './admission.js';
+import { auditLogEnd, controllerDenialsSince } from './audit.js';
 import { deleteTestNamespaces, setControlPlane } from './cluster.js';
 import { controllerLogs, stopTestControllers } from './controller.js';
 import { killPrograms } from './program.js';
 
 let plane: ControlPlane | undefined;
 let dir: string | undefined;
+/** Where the audit log stood when the current test began. */
+let auditFrom = 0;
 
 async function teardown(): Promise<void> {
   const current = plane;
@@ -36,6 +39,9 @@ export const mochaHooks = {
     });
     setControlPlane(plane);
   },
+  async beforeEach(): Promise<void> {
+    auditFrom = await auditLogEnd();
+  },
   async afterEach(this: Mocha.Context): Promise<void> {
     if (this.currentTest?.state === 'failed') {
       process.stderr.write(`  [controller logs of the failed test]\n${controllerLogs()}\n`);
@@ -44,6 +50,12 @@ export const mochaHooks = {
     await killPrograms();
     await deleteTestNamespaces();
     await deleteAdmissionPolicies();
+    // The controllers are exempt from our admission policies: a denial is a defect of the
+    // policies (or of the exemption), whatever the test asserted.
+    const denials = await controllerDenialsSince(auditFrom);
+    if (denials.length > 0) {
+      throw new Error(`our admission policies denied the controller:\n${denials.join('\n')}`);
+    }
   },
   async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(60_000);

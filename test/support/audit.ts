@@ -1,0 +1,51 @@
+// Reads the control plane's audit log for what a test made our admission policies deny the
+// controller: with the controllers exempt, that must never happen.
+import { open, stat } from 'node:fs/promises';
+import { controlPlane } from './cluster.js';
+
+interface AuditEvent {
+  verb: string;
+  requestURI: string;
+  user: { username: string };
+  responseStatus?: { code?: number; message?: string };
+}
+
+/** The controller's user, whatever namespace a test gives its ServiceAccount. */
+const CONTROLLER_USER = /^system:serviceaccount:[^:]+:mapi-capi-sync$/;
+const OUR_POLICY = "ValidatingAdmissionPolicy 'mapi-capi-sync-";
+
+/** Denials up to here were provoked on purpose by the test that read them. */
+let acknowledged = 0;
+
+/** A test that made our policies deny the controller on purpose says so once it has checked. */
+export async function acknowledgeControllerDenials(): Promise<void> {
+  acknowledged = await auditLogEnd();
+}
+
+/** Where the audit log ends now (a later read starts there). */
+export async function auditLogEnd(): Promise<number> {
+  return (await stat(controlPlane().auditLogPath).catch(() => ({ size: 0 }))).size;
+}
+
+/** Requests of the controller that our own policies denied since `from` (a byte offset). */
+export async function controllerDenialsSince(from: number): Promise<string[]> {
+  const path = controlPlane().auditLogPath;
+  const end = await auditLogEnd();
+  const after = Math.max(from, acknowledged);
+  // a rotated log starts again from the beginning
+  const start = end < after ? 0 : after;
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(end - start), 0, end - start, start);
+    return buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.includes(OUR_POLICY) && line.includes('mapi-capi-sync"'))
+      .map((line) => JSON.parse(line) as AuditEvent)
+      .filter((e) => CONTROLLER_USER.test(e.user.username))
+      .map((e) => `${e.verb} ${e.requestURI}: ${e.responseStatus?.message ?? ''}`);
+  } finally {
+    await file.close();
+  }
+}
