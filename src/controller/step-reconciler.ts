@@ -207,7 +207,7 @@ export abstract class StepReconciler<O extends ObservedBase> {
           return {};
         }
         try {
-          await this.writeReport(report, observed);
+          await this.writeReport(report, observed, log);
         } catch (err) {
           if (isRace(report, err)) return { retry: true };
           throw err;
@@ -307,9 +307,19 @@ export abstract class StepReconciler<O extends ObservedBase> {
       }
       throw new Error(message, { cause: err });
     }
+    await this.recordEvents(step, observed, log);
+  }
+
+  /** Events are best effort: one that cannot be recorded never fails a write that succeeded. */
+  private async recordEvents(step: WriteStep, observed: O, log: Logger): Promise<void> {
     const target = this.reportedOn(observed);
-    if (step.events?.length && target) {
-      for (const event of step.events) await this.base.events.record(target, event);
+    if (!target) return;
+    for (const event of step.events ?? []) {
+      try {
+        await this.base.events.record(target, event);
+      } catch (err) {
+        log.warn('could not record an event', { reason: event.reason, error: describeError(err) });
+      }
     }
   }
 
@@ -324,7 +334,7 @@ export abstract class StepReconciler<O extends ObservedBase> {
     const report = this.failureReport(step, observed, description, permanent);
     if (!report) return;
     try {
-      await this.writeReport(report, observed);
+      await this.writeReport(report, observed, log);
     } catch (reportErr) {
       // The original failure is what gets retried; a refused write's report is retried then.
       log.debug('could not report the failure', { error: describeError(reportErr) });
@@ -351,10 +361,8 @@ export abstract class StepReconciler<O extends ObservedBase> {
     return report.kind === 'done' ? undefined : report;
   }
 
-  private async writeReport(report: WriteStep, observed: O): Promise<void> {
+  private async writeReport(report: WriteStep, observed: O, log: Logger): Promise<void> {
     await this.write(report, observed);
-    const target = this.reportedOn(observed);
-    if (!target) return;
-    for (const event of report.events ?? []) await this.base.events.record(target, event);
+    await this.recordEvents(report, observed, log);
   }
 }

@@ -81,7 +81,10 @@ class FakeWriter implements ObjectWriter {
   };
 }
 
-function setUp(mapi: MapiMachineSet = mapiMachineSet()) {
+function setUp(
+  mapi: MapiMachineSet = mapiMachineSet(),
+  record: (reason: string) => Promise<void> = () => Promise.resolve(),
+) {
   const caches = {
     mapiMachineSets: new MapCache<MapiMachineSet>(),
     capiMachineSets: new MapCache<never>(),
@@ -103,7 +106,7 @@ function setUp(mapi: MapiMachineSet = mapiMachineSet()) {
     events: {
       record: (_object, event) => {
         events.push(event.reason);
-        return Promise.resolve();
+        return record(event.reason);
       },
     },
     now: () => new Date('2026-01-01T00:00:00Z'),
@@ -125,6 +128,25 @@ describe('reconciler', () => {
     const calls = writer.calls.length;
     expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
     expect(writer.calls).to.have.length(calls);
+  });
+
+  it('records events best effort: an Event the API server refuses never fails the write it follows', async () => {
+    const { reconciler, writer, caches, events, logs } = setUp(mapiMachineSet(), () =>
+      Promise.reject(new ApiError(403, 'events is forbidden')),
+    );
+    writer.fail = (verb, object) =>
+      verb === 'create' && object.apiVersion.startsWith('cluster.x-k8s.io')
+        ? { code: 422, message: 'admission webhook "x" denied the request: no' }
+        : undefined;
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(events, 'the refusal was reported, its event tried').to.deep.equal([
+      'FailedToCreateCAPIMachineSet',
+    ]);
+    expect(synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`))).to.include({
+      status: 'False',
+      reason: 'FailedToCreateCAPIMachineSet',
+    });
+    expect(logs.some((l) => l.message === 'could not record an event')).to.equal(true);
   });
 
   it('retries a conflict quietly: no error, no report on the MachineSet, nothing above debug', async () => {
