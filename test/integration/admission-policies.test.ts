@@ -55,10 +55,14 @@ async function mergePatchAs(
   try {
     await client.patch(
       {
+        ...body,
         apiVersion: object.apiVersion,
         kind: object.kind,
-        metadata: { name: object.name, namespace: object.namespace },
-        ...body,
+        metadata: {
+          ...(body.metadata as object | undefined),
+          name: object.name,
+          namespace: object.namespace,
+        },
       },
       undefined,
       dryRun ? 'All' : undefined,
@@ -273,7 +277,7 @@ describe('admission policies', function () {
     };
     const person = adminConfig();
     const denied = await eventually(async () => {
-      const message = await mergePatchAs(person, object, { spec: { replicas: 2 } });
+      const message = await mergePatchAs(person, object, { spec: { replicas: 2 } }, true);
       expect(message).to.be.a('string');
       return message!;
     });
@@ -403,13 +407,15 @@ describe('admission policies', function () {
       'a cancel',
     ).to.equal(undefined);
 
+    // spec now says MachineAPI; the Machine settles under ClusterAPI and starts being deleted
     await api.deleteNamespacedCustomObject({ ...MAPI_MACHINES, namespace: mapiNamespace, name });
     await setStatus(MAPI_MACHINES, mapiNamespace, name, { authoritativeAPI: 'ClusterAPI' });
-    expect(await mergePatchAs(person, machine, toMachineApi, true)).to.contain(
+    const toClusterApi = { spec: { authoritativeAPI: 'ClusterAPI' } };
+    expect(await mergePatchAs(person, machine, toClusterApi, true)).to.contain(
       `Machine ${name} is being deleted`,
     );
     expect(
-      await mergePatchAs(configOf('mapi-capi-sync'), machine, toMachineApi, true),
+      await mergePatchAs(configOf('mapi-capi-sync'), machine, toClusterApi, true),
       'the controller is exempt',
     ).to.equal(undefined);
     await mergePatchAs(person, machine, { metadata: { finalizers: null } });

@@ -431,7 +431,7 @@ describe('deployment manifests', function () {
 
     it('binds nothing else to the controller, and gives Prometheus read access only', () => {
       const roles = manifests.filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole');
-      const bindings = manifests.filter((o) => o.kind.endsWith('Binding'));
+      const bindings = manifests.filter((o) => /^(Cluster)?RoleBinding$/.test(o.kind));
       const subjects = bindings.flatMap(
         (b) =>
           (b as { subjects?: { kind: string; name: string; namespace?: string }[] }).subjects ?? [],

@@ -1,5 +1,6 @@
 // The controller end to end against the real API server and CRDs.
 import { expect } from 'chai';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import type {
   CapiMachineSet,
   KubeObject,
@@ -12,6 +13,7 @@ import {
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
 } from '../../src/sync/markers.js';
+import { identityConfig } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import {
   AWS_TEMPLATES,
@@ -71,8 +73,13 @@ async function createMapi(
   await createMachineSet(c.mapiNamespace, body, authority);
 }
 
-async function patchMapi(c: TestController, name: string, ops: object[]) {
-  await api().patchNamespacedCustomObject({
+async function patchMapi(
+  c: TestController,
+  name: string,
+  ops: object[],
+  client: CustomObjectsApi = api(),
+) {
+  await client.patchNamespacedCustomObject({
     ...MAPI,
     namespace: c.mapiNamespace,
     name,
@@ -285,8 +292,21 @@ describe('sync controller (AWS)', function () {
       (await getMapi(c, 'capi-first')).metadata.annotations?.[CLUSTER_API_UID_ANNOTATION],
     ).to.equal(capiFirst?.metadata.uid);
 
-    // ClusterAPI with a mirror: a MAPI change is not written to CAPI, but undone from it
-    await patchMapi(c, 'capi-first', [{ op: 'replace', path: '/spec/replicas', value: 9 }]);
+    // ClusterAPI with a mirror: a person's MAPI change is refused at admission ...
+    const scale = [{ op: 'replace', path: '/spec/replicas', value: 9 }];
+    const refused = await patchMapi(c, 'capi-first', scale).then(
+      () => 'admitted',
+      (err: { body?: string }) => err.body,
+    );
+    expect(refused).to.include('mapi-capi-sync-machine-api-mirror');
+    // ... and one that gets through (an exempt writer, or no policies) is not written to CAPI,
+    // but undone from it
+    await patchMapi(
+      c,
+      'capi-first',
+      scale,
+      identityConfig('machine-api-operator').makeApiClient(CustomObjectsApi),
+    );
     await eventually(async () =>
       expect((await getMapi(c, 'capi-first')).spec.replicas).to.equal(2),
     );
