@@ -147,12 +147,27 @@ function convertIdentity(
   return { type: 'Secret', name, cloudName };
 }
 
-/** The bootstrap secret; CAPI reads it from the Machine's namespace, so a namespace is lost. */
+/**
+ * The bootstrap secret; CAPI reads it from the Machine's namespace, so a namespace is lost.
+ * machine-api-operator defaults no user data secret on OpenStack (its webhook does not default
+ * OpenStack providerSpecs), and Machine API's OpenStack provider then creates servers without
+ * user data; Cluster API refuses a MachineSet or Machine without a bootstrap data secret.
+ */
 function readUserDataSecretName(spec: ObjectReader, report: ConversionReport): string | undefined {
+  const errorsBefore = report.errors.length;
   const secret = spec.object('userDataSecret');
   const name = secret?.string('name');
   const namespace = secret?.string('namespace');
   secret?.finish();
+  if (name === undefined && report.errors.length === errorsBefore) {
+    report.error(
+      secret?.pathOf('name') ?? spec.pathOf('userDataSecret'),
+      'is required: Cluster API machines boot only from a bootstrap data secret (its webhook ' +
+        'refuses a MachineSet without one), while Machine API starts these servers with no user ' +
+        'data at all; set userDataSecret.name to the Secret with the Ignition config of the ' +
+        'machines (worker-user-data on an installer-made cluster).',
+    );
+  }
   if (secret !== undefined && namespace !== undefined) {
     report.warn(
       `${secret.pathOf('namespace')} is ${quote(namespace)}, but Cluster API reads the ` +

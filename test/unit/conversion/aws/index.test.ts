@@ -42,6 +42,7 @@ function minimalSpec(): Record<string, unknown> {
     kind: 'AWSMachineProviderConfig',
     ami: { id: 'ami-0123456789abcdef0' },
     instanceType: 'm6i.xlarge',
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -412,8 +413,8 @@ describe('awsConverter', () => {
       },
       {
         name: 'userDataSecret.name → userDataSecretName',
-        input: { userDataSecret: { name: 'worker-user-data' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data' } },
+        userDataSecretName: 'infra-user-data',
       },
       {
         name: 'the default credentialsSecret, deviceIndex 0 and empty metadata are redundant',
@@ -499,7 +500,9 @@ describe('awsConverter', () => {
         }
         expect(result.value.templateSpec).to.deep.equal(expected);
         expect(result.value.failureDomain).to.equal(c.failureDomain);
-        expect(result.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(result.value.userDataSecretName).to.equal(
+          c.userDataSecretName ?? 'worker-user-data',
+        );
         expect(result.warnings).to.deep.equal([]);
       });
     }
@@ -1076,6 +1079,19 @@ describe('awsConverter', () => {
           `^${PATH}\\.subnet names no subnet; Cluster API will place the machines`,
         ),
       },
+      {
+        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: undefined },
+        warning: new RegExp(
+          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
+            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
+        ),
+      },
+      {
+        name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: { name: '' } },
+        warning: new RegExp(`^${PATH}\\.userDataSecret names no Secret; .*worker-user-data`),
+      },
     ];
 
     for (const c of cases) {
@@ -1092,6 +1108,7 @@ describe('awsConverter', () => {
         expect(result.warnings).to.have.length(1);
         expect(result.warnings[0]).to.match(c.warning);
         expect(result.value.templateSpec).to.deep.equal({ ...minimalTemplate(), ...c.template });
+        expect(result.value.userDataSecretName).to.equal('worker-user-data');
       });
     }
   });

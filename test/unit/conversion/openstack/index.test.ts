@@ -68,6 +68,7 @@ function minimalSpec(): Record<string, unknown> {
     flavor: 'm1.xlarge',
     image: 'rhcos',
     ports: [{ networkID: NET }],
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -242,8 +243,8 @@ describe('openstackConverter', () => {
       },
       {
         name: 'userDataSecret.name → userDataSecretName',
-        input: { userDataSecret: { name: 'worker-user-data' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data' } },
+        userDataSecretName: 'infra-user-data',
       },
       { name: 'trunk true → trunk', input: { trunk: true }, template: { trunk: true } },
       { name: 'trunk false → nothing (the same as absent in CAPO)', input: { trunk: false } },
@@ -713,7 +714,7 @@ describe('openstackConverter', () => {
         const ok = expectOk(result);
         expect(ok.value.templateSpec).to.deep.equal(templateWith(c.template));
         expect(ok.value.failureDomain).to.equal(c.failureDomain);
-        expect(ok.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(ok.value.userDataSecretName).to.equal(c.userDataSecretName ?? 'worker-user-data');
         expect(ok.warnings, ok.warnings.join('\n')).to.deep.equal([]);
       });
     }
@@ -752,6 +753,23 @@ describe('openstackConverter', () => {
         name: 'a wrong apiVersion',
         input: { apiVersion: 'machine.openshift.io/v1beta1' },
         errors: [[`${PATH}.apiVersion`, /set it to machine\.openshift\.io\/v1alpha1/]],
+      },
+      // the bootstrap data secret, which Cluster API requires and machine-api-operator does not
+      // default on OpenStack
+      {
+        name: 'no userDataSecret',
+        input: { userDataSecret: undefined },
+        errors: [
+          [
+            `${PATH}.userDataSecret`,
+            /^is required: Cluster API machines boot only from a bootstrap data secret .*set userDataSecret\.name/,
+          ],
+        ],
+      },
+      {
+        name: 'a userDataSecret without a name',
+        input: { userDataSecret: { namespace: 'openshift-machine-api' } },
+        errors: [[`${PATH}.userDataSecret.name`, /^is required: Cluster API machines boot only/]],
       },
       // unknown and mistyped fields
       {
