@@ -176,7 +176,8 @@ const rootVolume = fc.record(
     volumeType: fc.constantFrom('tripleo', 'fast-ssd'),
     availabilityZone: volumeZone,
   },
-  { requiredKeys: ['diskSize'] },
+  // With a root volume Machine API boots from sourceUUID, whatever image says.
+  { requiredKeys: ['diskSize', 'sourceUUID'] },
 );
 
 const blockDevice = fc.record({
