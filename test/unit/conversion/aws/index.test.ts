@@ -829,16 +829,6 @@ describe('awsConverter', () => {
         errors: [[`${PATH}.subnet`, /both id and filters/]],
       },
       {
-        name: 'an instance profile by ARN',
-        input: { iamInstanceProfile: { arn: 'arn:aws:iam::1:instance-profile/p' } },
-        errors: [[`${PATH}.iamInstanceProfile.arn`, /profile's name/]],
-      },
-      {
-        name: 'an instance profile by filters',
-        input: { iamInstanceProfile: { filters: [{ name: 'n', values: ['v'] }] } },
-        errors: [[`${PATH}.iamInstanceProfile.filters`, /by filters/]],
-      },
-      {
         name: 'a key name with a leading space',
         input: { keyName: ' ops' },
         errors: [[`${PATH}.keyName`, /printable ASCII/]],
@@ -1078,6 +1068,40 @@ describe('awsConverter', () => {
         warning: new RegExp(
           `^${PATH}\\.subnet names no subnet; Cluster API will place the machines`,
         ),
+      },
+      // machine-api-provider-aws passes only iamInstanceProfile.id to EC2.
+      {
+        name: 'an instance profile by ARN only: none, as Machine API launches them today',
+        input: { iamInstanceProfile: { arn: 'arn:aws:iam::1:instance-profile/p' } },
+        warning: new RegExp(
+          `^${PATH}\\.iamInstanceProfile names the instance profile by arn, which Machine API ` +
+            'ignores: it uses only iamInstanceProfile\\.id, so these machines run without an ' +
+            'instance profile, and so will the Cluster API machines\\. Set id to the name of the ' +
+            'profile to give them one\\.$',
+        ),
+      },
+      {
+        name: 'an instance profile by filters only: none, as Machine API launches them today',
+        input: { iamInstanceProfile: { filters: [{ name: 'n', values: ['v'] }] } },
+        warning: new RegExp(
+          `^${PATH}\\.iamInstanceProfile names the instance profile by filters, which Machine API ` +
+            'ignores: .* without an instance profile',
+        ),
+      },
+      {
+        name: 'an ARN next to the id: the id, as Machine API uses it',
+        input: {
+          iamInstanceProfile: {
+            id: 'worker-profile',
+            arn: 'arn:aws:iam::1:instance-profile/other',
+            filters: [{ name: 'n', values: ['v'] }],
+          },
+        },
+        warning: new RegExp(
+          `^${PATH}\\.iamInstanceProfile\\.arn and filters are ignored by Machine API, which ` +
+            'uses only id \\("worker-profile"\\); so does the conversion\\.$',
+        ),
+        template: { iamInstanceProfile: 'worker-profile' },
       },
       {
         name: "no userDataSecret: machine-api-operator's default, worker-user-data",
