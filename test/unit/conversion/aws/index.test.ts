@@ -432,7 +432,7 @@ describe('awsConverter', () => {
           marketType: '',
           networkInterfaceType: '',
           publicIp: null,
-          placement: { region: '', availabilityZone: '', tenancy: '' },
+          placement: { availabilityZone: '', tenancy: '' },
           metadataServiceOptions: { authentication: '' },
         },
       },
@@ -1040,6 +1040,25 @@ describe('awsConverter', () => {
         infrastructureRegion: '',
         warning: new RegExp(
           `^${PATH}\\.placement\\.region is "eu-west-1", but the Infrastructure object names no AWS region`,
+        ),
+      },
+      {
+        // CAPA creates every instance in the region of the AWSCluster (the cluster's).
+        name: 'an empty placement.region: the machines run in the cluster’s region',
+        input: { placement: { region: '' } },
+        warning: new RegExp(
+          `^${PATH}\\.placement\\.region is empty: machine-api-operator's webhook sets an empty ` +
+            `region to the cluster's, "${REGION}", and Cluster API creates every machine in the ` +
+            "cluster's region \\(the AWSCluster's\\), so the machines run there\\.$",
+        ),
+      },
+      {
+        name: 'an empty placement.region when the Infrastructure names no region either',
+        input: { placement: { region: '' } },
+        infrastructureRegion: '',
+        warning: new RegExp(
+          `^${PATH}\\.placement\\.region is empty: .*sets an empty region to the cluster's, and ` +
+            'Cluster API creates',
         ),
       },
       {
