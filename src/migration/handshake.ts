@@ -27,8 +27,8 @@ export function planHandshake(s: Subject): Step | undefined {
   const { mapi } = s;
   // An object being deleted follows the deletion table, whatever its authority.
   if (isDeleting(mapi)) return undefined;
-  const wanted: Authority = mapi.spec.authoritativeAPI ?? 'MachineAPI';
   const current = mapi.status?.authoritativeAPI;
+  const wanted = wantedAuthority(mapi);
   if (!current) {
     return conditionWrite(mapi, s.now, undefined, 'copying spec.authoritativeAPI into status', {
       authoritativeAPI: wanted,
@@ -37,6 +37,21 @@ export function planHandshake(s: Subject): Step | undefined {
   if (current === 'Migrating') return planHandover(s, wanted);
   if (current === wanted) return settleWithdrawnRequest(s, current);
   return planGate(s, current, wanted);
+}
+
+/**
+ * What spec.authoritativeAPI asks for (the CRD defaults it to MachineAPI). An object without
+ * spec, which the CRD admits, asks for nothing: the authority stays where status has it, a
+ * migration under way goes on to its target, and an empty status gets the CRD's default.
+ */
+function wantedAuthority(mapi: Subject['mapi']): Authority {
+  if (mapi.spec) return mapi.spec.authoritativeAPI ?? 'MachineAPI';
+  const { authoritativeAPI, synchronizedAPI } = mapi.status ?? {};
+  if (authoritativeAPI === 'MachineAPI' || authoritativeAPI === 'ClusterAPI') {
+    return authoritativeAPI;
+  }
+  if (authoritativeAPI === 'Migrating' && synchronizedAPI) return opposite(synchronizedAPI);
+  return 'MachineAPI';
 }
 
 /** A request withdrawn before the gate opened leaves no "waiting" message behind. */

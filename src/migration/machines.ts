@@ -89,7 +89,8 @@ export function planMachinesFollow(
   direction: Direction,
 ): Step | undefined {
   const machines = liveMachines(o).mapi;
-  const toHandOver = machines.find((m) => (m.spec.authoritativeAPI ?? 'MachineAPI') !== to);
+  // A Machine without spec (its CRD admits one) asks for the default, MachineAPI.
+  const toHandOver = machines.find((m) => (m.spec?.authoritativeAPI ?? 'MachineAPI') !== to);
   if (toHandOver) {
     return patchSpec(
       toHandOver,

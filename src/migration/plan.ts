@@ -38,7 +38,7 @@ function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
 
 /** Machines this MachineSet creates were Cluster API's while it mirrored Cluster API. */
 function restoreTemplateAuthority(mapi: MapiMachineSet, from: Authority): Step | undefined {
-  if (from !== 'ClusterAPI' || mapi.spec.template?.spec?.authoritativeAPI !== 'ClusterAPI') {
+  if (from !== 'ClusterAPI' || mapi.spec?.template?.spec?.authoritativeAPI !== 'ClusterAPI') {
     return undefined;
   }
   return patchSpec(

@@ -19,7 +19,8 @@ export type Authority = 'MachineAPI' | 'ClusterAPI';
 
 /** What a MAPI MachineSet and a MAPI Machine share: the fields the handshake reads and moves. */
 export interface MigratingObject extends KubeObject {
-  spec: { authoritativeAPI?: Authority };
+  /** Absent when the object has none, which its CRD admits. */
+  spec?: { authoritativeAPI?: Authority };
   status?: {
     conditions?: MapiCondition[];
     authoritativeAPI?: AuthoritativeAPI;

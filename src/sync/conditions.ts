@@ -76,6 +76,15 @@ export function conditionDiffers(previous: MapiCondition | undefined, state: Syn
   return conditionChanged(previous, { ...state, severity: SEVERITY[state.status] });
 }
 
+/**
+ * `now` as a condition's lastTransitionTime: RFC 3339 in whole seconds, the form Kubernetes
+ * (metav1.Time) writes and machine-api-operator rewrites our conditions in. The API server stores
+ * a custom resource's status as sent, so a fraction would make two forms of one time.
+ */
+export function conditionTime(now: string): string {
+  return now.replace(/\.\d+(?=Z$|[+-]\d\d:\d\d$)/, '');
+}
+
 /** A condition of any type; lastTransitionTime moves only when the status changes. */
 export function buildCondition(
   type: string,
@@ -90,7 +99,9 @@ export function buildCondition(
     reason: state.reason ?? '',
     message: state.message ?? '',
     lastTransitionTime:
-      previous && previous.status === state.status ? previous.lastTransitionTime : now,
+      previous && previous.status === state.status
+        ? previous.lastTransitionTime
+        : conditionTime(now),
   };
 }
 

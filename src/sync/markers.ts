@@ -1,6 +1,9 @@
 // Labels, annotations and finalizers through which this controller recognises
 // its own objects.
 
+/** The prefix of this controller's own labels and annotations (never mirrored to the other API). */
+export const SYNC_KEY_PREFIX = 'sync.machine.openshift.io/';
+
 /** On both MAPI and CAPI MachineSets while this controller may have work to do on deletion. */
 export const FINALIZER = 'sync.machine.openshift.io/finalizer';
 

@@ -5,6 +5,7 @@
 // condition, so they are kept as they are and never compared.
 import isEqual from 'lodash/isEqual.js';
 import type { CapiCondition, CapiMachineSet, LabelSelector, MapiMachineSet } from '../api/types.js';
+import { conditionTime } from './conditions.js';
 import { patchStatus, type WriteStep } from './steps.js';
 
 /** The condition types we write on a paused mirror. */
@@ -41,7 +42,8 @@ function condition(
     status,
     reason,
     message,
-    lastTransitionTime: before && before.status === status ? before.lastTransitionTime : now,
+    lastTransitionTime:
+      before && before.status === status ? before.lastTransitionTime : conditionTime(now),
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
   };
 }

@@ -49,8 +49,13 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
     message,
   }));
 
-  // 1. The spec, whole: under Cluster API it is ours to write.
-  if (specDiffers(o, mapi, conversion.value.spec)) {
+  // 1. The spec, labels and annotations, whole: under Cluster API they are ours to write.
+  const { spec, labels, annotations } = conversion.value;
+  if (
+    specDiffers(o, mapi, spec) ||
+    !isEqual(mapi.metadata.labels ?? {}, labels) ||
+    !isEqual(mapi.metadata.annotations ?? {}, annotations)
+  ) {
     return {
       kind: 'patch',
       object: mapi,
@@ -58,7 +63,10 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
         type: 'json',
         operations: [
           { op: 'test', path: '/metadata/resourceVersion', value: mapi.metadata.resourceVersion },
-          { op: 'replace', path: '/spec', value: conversion.value.spec },
+          { op: 'add', path: '/metadata/labels', value: labels },
+          { op: 'add', path: '/metadata/annotations', value: annotations },
+          // `add` also sets a spec the MachineSet does not have (its CRD admits none).
+          { op: 'add', path: '/spec', value: spec },
         ],
       },
       note: 'updating the MAPI machine set from Cluster API',
@@ -99,7 +107,7 @@ function specDiffers(o: Observed, mapi: MapiMachineSet, desired: Record<string, 
   if (!isEqual(current.rest, wanted.rest)) return true;
   return !sameMachines(o, current.providerSpec, wanted.providerSpec, {
     path: 'spec.template.spec.providerSpec.value',
-    controlPlane: isControlPlane(mapi.spec.template?.metadata?.labels),
+    controlPlane: isControlPlane(mapi.spec?.template?.metadata?.labels),
   });
 }
 
@@ -123,7 +131,8 @@ export function sameMachines(
 
 /** A MachineSet's spec without its template's providerSpec value, and that value. */
 function withoutProviderSpec(spec: unknown): { rest: unknown; providerSpec: unknown } {
-  const copy = structuredClone(spec) as { template?: { spec?: unknown } };
+  // A MachineSet without spec (its CRD admits one) has neither.
+  const copy = structuredClone(spec ?? {}) as { template?: { spec?: unknown } };
   const inner = splitProviderSpec(copy.template?.spec);
   return { rest: copy, providerSpec: inner };
 }

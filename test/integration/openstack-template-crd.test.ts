@@ -176,7 +176,8 @@ const rootVolume = fc.record(
     volumeType: fc.constantFrom('tripleo', 'fast-ssd'),
     availabilityZone: volumeZone,
   },
-  { requiredKeys: ['diskSize'] },
+  // With a root volume Machine API boots from sourceUUID, whatever image says.
+  { requiredKeys: ['diskSize', 'sourceUUID'] },
 );
 
 const blockDevice = fc.record({
@@ -215,7 +216,6 @@ const optionalFields = fc.record(
     keyName: fc.constantFrom('ops', 'demo-abc12-key'),
     availabilityZone: zone,
     securityGroups: fc.array(securityGroup, { maxLength: 3 }),
-    userDataSecret: fc.constant({ name: 'worker-user-data' }),
     trunk: fc.boolean(),
     tags: fc.array(text(1, 20), { maxLength: 4 }),
     serverMetadata: fc.dictionary(text(1, 20), text(0, 20), { maxKeys: 4 }),
@@ -243,6 +243,8 @@ const providerSpec = fc
       ),
       flavor: fc.constantFrom('m1.xlarge', 'ci.m1.large', 'gpu.a100'),
       image: fc.constantFrom('demo-abc12-rhcos', 'rhcos-4.20'),
+      // Required: Cluster API machines boot only from a bootstrap data secret.
+      userDataSecret: fc.constant({ name: 'worker-user-data' }),
     }),
     attachments,
     optionalFields,

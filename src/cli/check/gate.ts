@@ -55,7 +55,7 @@ export function gateProblems(mapi: MapiMachineSet, quoteCondition = true): Field
     ];
   }
   // Under Cluster API the synchronized generation is the CAPI MachineSet's, which is not read here.
-  const authority = status?.authoritativeAPI ?? mapi.spec.authoritativeAPI ?? 'MachineAPI';
+  const authority = status?.authoritativeAPI ?? mapi.spec?.authoritativeAPI ?? 'MachineAPI';
   const generation = mapi.metadata.generation ?? 0;
   const synchronizedGeneration = status?.synchronizedGeneration ?? 0;
   if (authority === 'MachineAPI' && synchronizedGeneration !== generation) {

@@ -54,7 +54,7 @@ export interface MachineRow {
 /** The fields a MAPI MachineSet and a MAPI Machine share, as far as the rows read them. */
 interface MapiSubject {
   metadata: { generation?: number };
-  spec: { authoritativeAPI?: string };
+  spec?: { authoritativeAPI?: string };
   status?: {
     conditions?: MapiCondition[];
     authoritativeAPI?: string;
@@ -69,7 +69,7 @@ interface CapiSubject {
 }
 
 export function authorityOf(mapi: MapiSubject): string {
-  const wanted = mapi.spec.authoritativeAPI ?? NONE;
+  const wanted = mapi.spec?.authoritativeAPI ?? NONE;
   const current = mapi.status?.authoritativeAPI ?? NONE;
   return wanted === current ? current : `${wanted}→${current}`;
 }
@@ -145,7 +145,7 @@ export function messageOf(mapi: MapiSubject): string {
 const count = (value: number | undefined): string => (value === undefined ? NONE : String(value));
 
 function replicasOf(mapi: MapiMachineSet, capi: CapiMachineSet | undefined): string {
-  const desired = `${count(mapi.spec.replicas)}/${capi ? count(capi.spec.replicas) : NONE}`;
+  const desired = `${count(mapi.spec?.replicas)}/${capi ? count(capi.spec.replicas) : NONE}`;
   const ready = `${count(mapi.status?.readyReplicas ?? 0)}/${capi ? count(capi.status?.readyReplicas ?? 0) : NONE}`;
   return `${desired} ready ${ready}`;
 }
@@ -183,7 +183,7 @@ export function machineSetOf(machine: MapiMachine): string | undefined {
 }
 
 function providerIDOf(mapi: MapiMachine, capi: CapiMachine | undefined): string {
-  const mapiID = mapi.spec.providerID;
+  const mapiID = mapi.spec?.providerID;
   const capiID = capi?.spec.providerID;
   if (mapiID && capiID && mapiID !== capiID) return `${mapiID} (CAPI: ${capiID})`;
   return mapiID ?? capiID ?? NONE;

@@ -181,7 +181,11 @@ function convertInstanceType(spec: ObjectReader, report: ConversionReport): stri
   return instanceType;
 }
 
-/** CAPA takes the instance profile's name, which is what MAPI's `id` holds. */
+/**
+ * CAPA takes the instance profile's name, which is what MAPI's `id` holds. machine-api-provider-aws
+ * passes only `id` to EC2 and ignores `arn` and `filters`: the machines get the profile `id`
+ * names, or none at all; the conversion gives the Cluster API machines the same.
+ */
 function convertIamInstanceProfile(
   spec: ObjectReader,
   report: ConversionReport,
@@ -189,19 +193,25 @@ function convertIamInstanceProfile(
   const reader = spec.object('iamInstanceProfile');
   if (reader === undefined) return undefined;
   const profile = readResourceReference(reader);
-  if (profile.arn !== undefined) {
-    report.error(
-      `${profile.path}.arn`,
-      "cannot be used, because Cluster API takes the instance profile's name; replace arn with id set to the profile name.",
+  const ignored = [
+    ...(profile.arn !== undefined ? ['arn'] : []),
+    ...(profile.filters !== undefined ? ['filters'] : []),
+  ];
+  if (ignored.length === 0) return profile.id;
+  if (profile.id !== undefined) {
+    report.warn(
+      `${profile.path}.${ignored.join(' and ')} ${ignored.length > 1 ? 'are' : 'is'} ignored by ` +
+        `Machine API, which uses only id (${quote(profile.id)}); so does the conversion.`,
     );
+    return profile.id;
   }
-  if (profile.filters !== undefined) {
-    report.error(
-      `${profile.path}.filters`,
-      "cannot be used, because Cluster API cannot select an instance profile by filters; set id to the profile's name instead.",
-    );
-  }
-  return profile.arn === undefined && profile.filters === undefined ? profile.id : undefined;
+  report.warn(
+    `${profile.path} names the instance profile by ${ignored.join(' and ')}, which Machine API ` +
+      'ignores: it uses only iamInstanceProfile.id, so these machines run without an instance ' +
+      'profile, and so will the Cluster API machines. Set id to the name of the profile to give ' +
+      'them one.',
+  );
+  return undefined;
 }
 
 /**

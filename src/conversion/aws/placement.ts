@@ -55,9 +55,23 @@ function checkRegion(
   infrastructureRegion: string | undefined,
   report: ConversionReport,
 ): void {
-  const region = placement.string('region');
+  const region = placement.string('region', { keepEmpty: true });
   // Equal to the cluster's region it is redundant: CAPA takes the region from the cluster.
   if (region === undefined || region === infrastructureRegion) return;
+  // Empty, it is no error either: CAPA creates every instance in the region of the AWSCluster
+  // (an AWSMachine has no region of its own), and machine-api-operator's webhook gives Machine
+  // API's machines the cluster's region when theirs is empty. So both run in the cluster's region;
+  // the warning says so, since the providerSpec says nothing.
+  if (region === '') {
+    const clusterRegion =
+      infrastructureRegion === undefined ? '' : `, ${quote(infrastructureRegion)}`;
+    report.warn(
+      `${placement.pathOf('region')} is empty: machine-api-operator's webhook sets an empty ` +
+        `region to the cluster's${clusterRegion}, and Cluster API creates every machine in the ` +
+        "cluster's region (the AWSCluster's), so the machines run there.",
+    );
+    return;
+  }
   if (infrastructureRegion === undefined) {
     report.warn(
       `${placement.pathOf('region')} is ${quote(region)}, but the Infrastructure object ` +

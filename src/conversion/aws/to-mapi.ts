@@ -137,7 +137,7 @@ function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
     ),
     tags: mapToTags(spec.stringMap('additionalTags')),
     iamInstanceProfile: iamInstanceProfile === undefined ? undefined : { id: iamInstanceProfile },
-    keyName: sshKeyNameToMapi(spec, report),
+    keyName: sshKeyNameToMapi(spec),
     publicIp: spec.boolean('publicIP'),
     subnet: subnet && referenceToMapi(subnet, 'a subnet', report),
     securityGroups: securityGroups?.length ? securityGroups : undefined,
@@ -155,17 +155,11 @@ function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
 }
 
 /**
- * "" (launch without a key pair) is what Machine API does without keyName. Without sshKeyName,
- * CAPA uses the cluster's default key, which Machine API cannot express.
+ * A key pair's name, or nothing: Machine API launches machines without keyName with no key pair.
+ * So does CAPA with sshKeyName "" and, with none at all, on OpenShift's AWSCluster: it takes the
+ * AWSCluster's sshKeyName, which OpenShift's does not set, and falls back to its "default" key
+ * only for an AWSCluster it manages itself, never for an externally managed one.
  */
-function sshKeyNameToMapi(spec: ObjectReader, report: ConversionReport): string | undefined {
-  const name = spec.string('sshKeyName', { keepEmpty: true });
-  if (name === undefined && spec.raw('sshKeyName') === undefined) {
-    report.error(
-      spec.pathOf('sshKeyName'),
-      "is not set, so Cluster API launches the machines with the cluster's default SSH key, " +
-        'which Machine API cannot express; set sshKeyName to the name of an EC2 key pair, or to "" for none.',
-    );
-  }
-  return name || undefined;
+function sshKeyNameToMapi(spec: ObjectReader): string | undefined {
+  return spec.string('sshKeyName');
 }

@@ -20,7 +20,7 @@ import {
   withoutUndefined,
 } from '../common/field-reader.js';
 import type { Infrastructure } from '../../api/types.js';
-import { openProviderSpec } from '../common/provider-spec.js';
+import { defaultUserDataSecret, openProviderSpec } from '../common/provider-spec.js';
 import { AZURE_PLATFORM, DEFAULT_CREDENTIALS_SECRET, MAPI_API_VERSIONS } from './platform.js';
 import { readCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
 import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
@@ -36,7 +36,7 @@ export function convertAzureProviderSpec(
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   checkCredentialsSecret(spec, report);
-  const userDataSecretName = readUserDataSecretName(spec);
+  const userDataSecretName = readUserDataSecretName(spec) ?? defaultUserDataSecret(spec);
   const cluster = clusterFacts(context.infrastructure);
 
   const vmSize = spec.requiredString('vmSize', 'set the Azure VM size, e.g. Standard_D4s_v3.');

@@ -88,12 +88,37 @@ function dropMetadata(spec: ObjectReader, templateKind: string, report: Conversi
   }
 }
 
-/** The name of `userDataSecret` where it is a LocalObjectReference (name only). */
-export function readUserDataSecretName(spec: ObjectReader): string | undefined {
+/**
+ * The Secret machine-api-operator's defaulting webhook names in a providerSpec without
+ * `userDataSecret` (or with an empty name), on the platforms it defaults: AWS, Azure, GCP and
+ * PowerVS among those converted here.
+ */
+export const DEFAULT_USER_DATA_SECRET = 'worker-user-data';
+
+/**
+ * The name of `userDataSecret` where it is a LocalObjectReference (name only), or the default
+ * machine-api-operator gives it (see `defaultUserDataSecret`).
+ */
+export function readUserDataSecretName(spec: ObjectReader): string {
   const secret = spec.object('userDataSecret');
   const name = secret?.string('name');
   secret?.finish();
-  return name;
+  return name ?? defaultUserDataSecret(spec);
+}
+
+/**
+ * machine-api-operator's default for a missing user data secret, with a warning. Cluster API's
+ * webhooks refuse a MachineSet or Machine without a bootstrap data secret, and the Machine API
+ * machines of such a providerSpec boot from this Secret anyway: the webhook writes it into every
+ * MachineSet and Machine it admits.
+ */
+export function defaultUserDataSecret(spec: ObjectReader): string {
+  spec.report.warn(
+    `${spec.pathOf('userDataSecret')} names no Secret; machine-api-operator's webhook sets it ` +
+      `to ${DEFAULT_USER_DATA_SECRET}, so the Cluster API machines boot from the bootstrap data ` +
+      `secret ${DEFAULT_USER_DATA_SECRET} too (Cluster API requires one).`,
+  );
+  return DEFAULT_USER_DATA_SECRET;
 }
 
 /**

@@ -19,6 +19,9 @@ export interface InfrastructureRefInput {
 
 export interface CapiMachineSetInput {
   name?: string;
+  /** The MachineSet's own labels and annotations. */
+  labels: MapEntry[];
+  annotations: MapEntry[];
   replicas?: number;
   /** `spec.deletion.order`. */
   deletionOrder?: 'Random' | 'Newest' | 'Oldest';
@@ -45,6 +48,8 @@ export function readCapiMachineSet(
 ): CapiMachineSetInput {
   const root = ObjectReader.of(isJsonObject(capi) ? capi : {}, '', report)!;
   const input: CapiMachineSetInput = {
+    labels: [],
+    annotations: [],
     templateLabels: [],
     templateAnnotations: [],
     infrastructureRef: {},
@@ -52,6 +57,8 @@ export function readCapiMachineSet(
   };
   const metadata = root.object('metadata');
   input.name = metadata?.string('name');
+  input.labels = metadata?.stringMap('labels') ?? [];
+  input.annotations = metadata?.stringMap('annotations') ?? [];
 
   const spec = root.objectOrEmpty('spec');
   if (!spec) return input;

@@ -87,7 +87,7 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     ? converter.convert(providerSpec, {
         infrastructure,
         path: PROVIDER_SPEC_PATH,
-        controlPlane: isControlPlane(Object.fromEntries(mapi.labels.map((l) => [l.key, l.value]))),
+        controlPlane: controlPlane(mapi),
       })
     : undefined;
   if (provider && !provider.ok) report.errors.push(...provider.errors);
@@ -171,6 +171,16 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     value: { machineSet, template },
     warnings: [...provider.warnings, ...report.warnings],
   };
+}
+
+/**
+ * Whether the MachineSet makes control-plane machines: the role label on the machines it makes
+ * (`spec.template.metadata.labels`, where Machine API puts it), or on the MachineSet itself.
+ */
+function controlPlane(mapi: MachineSetInput): boolean {
+  const labels = (entries: MachineSetInput['labels']) =>
+    isControlPlane(Object.fromEntries(entries.map((l) => [l.key, l.value])));
+  return labels(mapi.templateLabels) || labels(mapi.labels);
 }
 
 function nonEmpty<T extends object>(value: T): T | undefined {

@@ -11,8 +11,21 @@ const DROPPED_LABELS = new Set([
   'machine.openshift.io/region',
   'machine.openshift.io/zone',
 ]);
-const RENAMED_ANNOTATIONS = new Map([
+/**
+ * MAPI annotations whose Cluster API counterparts are spelled in Cluster API's group: the Machine
+ * to delete first on scale-down, and the size of a node group for the cluster autoscaler (which
+ * reads `<its API group>/cluster-api-autoscaler-node-group-{min,max}-size`).
+ */
+export const RENAMED_ANNOTATIONS: ReadonlyMap<string, string> = new Map([
   ['machine.openshift.io/delete-machine', 'cluster.x-k8s.io/delete-machine'],
+  [
+    'machine.openshift.io/cluster-api-autoscaler-node-group-min-size',
+    'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size',
+  ],
+  [
+    'machine.openshift.io/cluster-api-autoscaler-node-group-max-size',
+    'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size',
+  ],
 ]);
 const DROPPED_ANNOTATIONS = new Set(['machine.openshift.io/instance-state']);
 

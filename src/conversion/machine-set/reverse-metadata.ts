@@ -8,19 +8,21 @@
 // domain Cluster API syncs to Nodes, to the Machine otherwise.
 import type { ConversionReport, MapEntry } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
+import { SYNC_KEY_PREFIX } from '../../sync/markers.js';
 import type { HookInput } from './input.js';
 import {
   convertAnnotation,
   convertLabel,
   NODE_ROLE_PREFIX,
+  RENAMED_ANNOTATIONS,
   ROLE_LABEL,
   TYPE_LABEL,
 } from './metadata.js';
 
 /** Keys of Cluster API's own bookkeeping contain this; they have no meaning on MAPI. */
 const CAPI_KEY = 'cluster.x-k8s.io/';
-const CAPI_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
-const MAPI_DELETE_MACHINE = 'machine.openshift.io/delete-machine';
+/** Cluster API annotations that are MAPI annotations renamed (delete-machine, autoscaler sizes). */
+const MAPI_ANNOTATION_OF = new Map([...RENAMED_ANNOTATIONS].map(([mapi, capi]) => [capi, mapi]));
 /** Label domains Cluster API copies from a Machine to its Node (and their subdomains). */
 const NODE_LABEL_DOMAINS = ['node-restriction.kubernetes.io', 'node.cluster.x-k8s.io'];
 const NODE_ROLE_DOMAIN = NODE_ROLE_PREFIX.slice(0, -1);
@@ -144,9 +146,48 @@ function placeKnownAnnotation(
 }
 
 function placeNewAnnotation(entry: MapEntry, { machine, node }: SplitMap): void {
-  if (entry.key === CAPI_DELETE_MACHINE) machine.set(MAPI_DELETE_MACHINE, entry.value);
+  const renamed = MAPI_ANNOTATION_OF.get(entry.key);
+  if (renamed !== undefined) machine.set(renamed, entry.value);
   else if (inDomain(entry.key, NODE_ANNOTATION_DOMAINS)) node.set(entry.key, entry.value);
   else if (!entry.key.includes(CAPI_KEY)) machine.set(entry.key, entry.value);
+}
+
+/** A MachineSet's own labels and annotations (`metadata`), as MAPI has them. */
+export interface MachineSetMetadata {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+/**
+ * The MAPI MachineSet's own labels and annotations from the CAPI MachineSet's, through the same
+ * transforms as its machines' (there are no node maps here: a key Cluster API would put on Nodes
+ * stays on the MachineSet). This controller's own keys (`sync.machine.openshift.io/…`) are never
+ * taken from Cluster API, and stay as the MAPI MachineSet has them.
+ */
+export function machineSetMetadataToMapi(
+  capi: { labels: readonly MapEntry[]; annotations: readonly MapEntry[] },
+  current: { labels: readonly MapEntry[]; annotations: readonly MapEntry[] },
+): MachineSetMetadata {
+  const notOurs = (entry: MapEntry) => !entry.key.startsWith(SYNC_KEY_PREFIX);
+  const merged = (map: SplitMap, currentEntries: readonly MapEntry[]) => ({
+    ...Object.fromEntries(map.machine),
+    ...Object.fromEntries(map.node),
+    ...Object.fromEntries(
+      currentEntries.filter((entry) => !notOurs(entry)).map((entry) => [entry.key, entry.value]),
+    ),
+  });
+  const labels = labelsToMapi(capi.labels.filter(notOurs), {
+    machine: current.labels.filter(notOurs),
+    node: [],
+  });
+  const annotations = annotationsToMapi(capi.annotations.filter(notOurs), {
+    machine: current.annotations.filter(notOurs),
+    node: [],
+  });
+  return {
+    labels: merged(labels, current.labels),
+    annotations: merged(annotations, current.annotations),
+  };
 }
 
 /**

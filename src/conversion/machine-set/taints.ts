@@ -38,7 +38,13 @@ interface TaintFields {
   effect?: string;
 }
 
-/** MAPI → CAPI: every taint with `propagation: Always`; `timeAdded` is dropped with a warning. */
+/**
+ * MAPI → CAPI: every taint with `propagation: Always`; `timeAdded` is dropped with a warning.
+ * Cluster API v1.13 accepts machine taints only with its alpha `MachineTaintPropagation` feature
+ * gate (off by default): without it, its webhooks refuse a MachineSet or Machine with taints, and
+ * its Machine controller puts no taint on Nodes. Converted taints always come with a warning
+ * saying so.
+ */
 export function taintsToCapi(items: readonly ArrayItem[], path: string, report: ConversionReport) {
   const taints: CapiTaint[] = [];
   checkCount(items.length, path, 'Cluster API accepts', report);
@@ -54,6 +60,14 @@ export function taintsToCapi(items: readonly ArrayItem[], path: string, report: 
     reader.finish();
     if (key === undefined || effect === undefined) continue;
     taints.push({ key, ...(value ? { value } : {}), effect, propagation: ALWAYS });
+  }
+  if (taints.length > 0) {
+    report.warn(
+      `${path} become Cluster API machine taints, which Cluster API accepts only with its alpha ` +
+        'MachineTaintPropagation feature gate enabled: without it, its webhook refuses the ' +
+        `${path.startsWith('spec.template.') ? 'MachineSet' : 'Machine'}. Enable the gate on the ` +
+        'Cluster API controllers, or remove the taints.',
+    );
   }
   return taints;
 }

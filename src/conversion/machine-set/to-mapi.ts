@@ -17,7 +17,13 @@ import { readMachineSet } from './input.js';
 import { existingObject, objectAt, putList, putMap } from './json-edit.js';
 import { checkKeptSelector } from './kept-selector.js';
 import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from './metadata.js';
-import { annotationsToMapi, hooksToMapi, labelsToMapi } from './reverse-metadata.js';
+import {
+  annotationsToMapi,
+  hooksToMapi,
+  labelsToMapi,
+  machineSetMetadataToMapi,
+  type MachineSetMetadata,
+} from './reverse-metadata.js';
 import { currentMapiTaints, taintsToMapi } from './taints.js';
 
 export interface ReverseInput {
@@ -33,13 +39,17 @@ export interface ReverseInput {
 
 const REF_PATH = 'spec.template.spec.infrastructureRef';
 
+/** The MAPI MachineSet's spec, labels and annotations that mirror a CAPI MachineSet. */
+export interface MapiMachineSetMirror extends MachineSetMetadata {
+  spec: Record<string, unknown>;
+}
+
 /**
- * The full MAPI MachineSet spec that mirrors `capi`, or every field error found, each on a field
- * of the CAPI MachineSet or of its template (`<Kind> <name> spec.template.spec…`). Never throws.
+ * The full MAPI MachineSet spec, with its own labels and annotations, that mirrors `capi`, or
+ * every field error found, each on a field of the CAPI MachineSet or of its template
+ * (`<Kind> <name> spec.template.spec…`). Never throws.
  */
-export function convertMachineSetToMapi(
-  input: ReverseInput,
-): Conversion<{ spec: Record<string, unknown> }> {
+export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMachineSetMirror> {
   const { infrastructure } = input;
   const report = new ConversionReport();
   const capi = readCapiMachineSet(
@@ -107,7 +117,13 @@ export function convertMachineSetToMapi(
   template.authoritativeAPI = 'ClusterAPI';
   return {
     ok: true,
-    value: { spec },
+    value: {
+      spec,
+      ...machineSetMetadataToMapi(capi, {
+        labels: current.labels,
+        annotations: current.annotations,
+      }),
+    },
     warnings: [...report.warnings, ...providerSpec.warnings],
   };
 }

@@ -18,7 +18,11 @@ import {
   type CapoReference,
 } from './filters.js';
 import { convertNetworks, convertPorts, userManagedLoadBalancer, virtualIps } from './ports.js';
-import { convertAdditionalBlockDevices, convertRootVolume } from './volumes.js';
+import {
+  convertAdditionalBlockDevices,
+  convertRootVolume,
+  type ConvertedRootVolume,
+} from './volumes.js';
 import { openProviderSpec } from '../common/provider-spec.js';
 import type {
   Conversion,
@@ -62,7 +66,7 @@ function convertOpenstackProviderSpec(
   const userDataSecretName = readUserDataSecretName(spec, report);
   const flavor = spec.requiredString('flavor', 'set the name of a Nova flavor, e.g. m1.xlarge.');
   const root = convertRootVolume(spec.object('rootVolume'), spec.pathOf('rootVolume'));
-  const image = convertImage(spec, root.imageName, root.imageNamePath, report);
+  const image = convertImage(spec, root, report);
   const sshKeyName = spec.string('keyName');
   dropIgnoredFields(spec, { sshUserName: 'string', primarySubnet: 'string' });
   rejectFloatingIp(spec, report);
@@ -147,12 +151,27 @@ function convertIdentity(
   return { type: 'Secret', name, cloudName };
 }
 
-/** The bootstrap secret; CAPI reads it from the Machine's namespace, so a namespace is lost. */
+/**
+ * The bootstrap secret; CAPI reads it from the Machine's namespace, so a namespace is lost.
+ * machine-api-operator defaults no user data secret on OpenStack (its webhook does not default
+ * OpenStack providerSpecs), and Machine API's OpenStack provider then creates servers without
+ * user data; Cluster API refuses a MachineSet or Machine without a bootstrap data secret.
+ */
 function readUserDataSecretName(spec: ObjectReader, report: ConversionReport): string | undefined {
+  const errorsBefore = report.errors.length;
   const secret = spec.object('userDataSecret');
   const name = secret?.string('name');
   const namespace = secret?.string('namespace');
   secret?.finish();
+  if (name === undefined && report.errors.length === errorsBefore) {
+    report.error(
+      secret?.pathOf('name') ?? spec.pathOf('userDataSecret'),
+      'is required: Cluster API machines boot only from a bootstrap data secret (its webhook ' +
+        'refuses a MachineSet without one), while Machine API starts these servers with no user ' +
+        'data at all; set userDataSecret.name to the Secret with the Ignition config of the ' +
+        'machines (worker-user-data on an installer-made cluster).',
+    );
+  }
   if (secret !== undefined && namespace !== undefined) {
     report.warn(
       `${secret.pathOf('namespace')} is ${quote(namespace)}, but Cluster API reads the ` +
@@ -163,27 +182,37 @@ function readUserDataSecretName(spec: ObjectReader, report: ConversionReport): s
 }
 
 /**
- * `image` is a Glance image name, looked up by name; with a root volume the installer leaves it
- * empty and writes the name to `rootVolume.sourceUUID` instead, which Machine API then uses.
+ * The Glance image, looked up by name. Machine API's OpenStack provider boots from
+ * `rootVolume.sourceUUID` whenever `rootVolume` is set (the installer then leaves `image` empty
+ * and writes the image name there), and from `image` otherwise.
  */
 function convertImage(
   spec: ObjectReader,
-  rootVolumeImage: string | undefined,
-  rootVolumeImagePath: string,
+  root: ConvertedRootVolume,
   report: ConversionReport,
 ): { filter: { name: string } } | undefined {
   const errorsBefore = report.errors.length;
   const image = spec.string('image');
-  if (image !== undefined) {
-    if (rootVolumeImage !== undefined && rootVolumeImage !== image) {
+  if (root.present) {
+    if (image !== undefined && image !== root.imageName) {
       report.warn(
-        `${rootVolumeImagePath} is ignored because image is set, as in Machine API, so it is ` +
-          'not converted.',
+        `${spec.pathOf('image')} is ${quote(image)}, but rootVolume is set, so Machine API boots ` +
+          `from ${root.imageNamePath}${root.imageName === undefined ? '' : ` (${quote(root.imageName)})`} ` +
+          'and ignores image; so does the conversion.',
       );
     }
-    return { filter: { name: image } };
+    if (root.imageName !== undefined) return { filter: { name: root.imageName } };
+    if (report.errors.length === errorsBefore) {
+      report.error(
+        root.imageNamePath,
+        'is required when rootVolume is set: Machine API then boots from the image it names and ' +
+          `ignores image${image === undefined ? '' : ` (${quote(image)})`}; set sourceUUID to the ` +
+          'name of the Glance image.',
+      );
+    }
+    return undefined;
   }
-  if (rootVolumeImage !== undefined) return { filter: { name: rootVolumeImage } };
+  if (image !== undefined) return { filter: { name: image } };
   if (report.errors.length === errorsBefore) {
     report.error(
       spec.pathOf('image'),

@@ -73,7 +73,7 @@ export function openstackToMapi(
     kind: KIND,
     ...kept.metadata,
     cloudName: identity?.cloudName,
-    cloudsSecret: { name: DEFAULT_CLOUDS_SECRET, ...kept.cloudsSecret },
+    cloudsSecret: { name: identity?.secretName, ...kept.cloudsSecret },
     flavor,
     image: rootVolume === undefined ? image : undefined,
     keyName,
@@ -98,8 +98,16 @@ export function openstackToMapi(
   return { ok: true, value, warnings: report.warnings };
 }
 
-/** `identityRef` → `cloudName`; the secret must be the one Machine API has under the same name. */
-function reverseIdentity(spec: ObjectReader): { cloudName: string } | undefined {
+/**
+ * `identityRef` → `cloudsSecret.name` and `cloudName`. Machine API's OpenStack provider reads the
+ * clouds secret `cloudsSecret` names (from `cloudsSecret.namespace`, or its machines' namespace)
+ * and the cloud `cloudName` names in it, as CAPO reads the secret `identityRef` names from the
+ * template's namespace. What Machine API cannot refer to is refused: no identity (CAPO then uses
+ * the OpenStackCluster's), an OpenStackClusterIdentity, a region over clouds.yaml.
+ */
+function reverseIdentity(
+  spec: ObjectReader,
+): { secretName: string; cloudName: string } | undefined {
   const report = spec.report;
   const errorsBefore = report.errors.length;
   const identity = spec.object('identityRef');
@@ -107,8 +115,9 @@ function reverseIdentity(spec: ObjectReader): { cloudName: string } | undefined 
     if (report.errors.length === errorsBefore) {
       report.error(
         spec.pathOf('identityRef'),
-        `is required, because Machine API needs the clouds secret and the cloud name; set it ` +
-          `to {type: Secret, name: ${DEFAULT_CLOUDS_SECRET}, cloudName: <the cloud in clouds.yaml>}.`,
+        'is not set, so Cluster API uses the identity of the OpenStackCluster, which this ' +
+          'conversion cannot see and Machine API cannot refer to; set it to {type: Secret, ' +
+          'name: <the clouds secret>, cloudName: <the cloud in clouds.yaml>}.',
       );
     }
     return undefined;
@@ -117,22 +126,31 @@ function reverseIdentity(spec: ObjectReader): { cloudName: string } | undefined 
   if (type !== undefined && type !== 'Secret') {
     report.error(
       identity.pathOf('type'),
-      `is ${quote(type)}, but Machine API reads its credentials from a secret; set it to Secret.`,
+      `is ${quote(type)}${type === 'ClusterIdentity' ? ' (an OpenStackClusterIdentity)' : ''}, ` +
+        'but Machine API reads its credentials only from a clouds secret; set it to Secret ' +
+        `with the name of such a secret, or ${KEEP_ON_CLUSTER_API}.`,
     );
   }
-  const name = identity.requiredString('name', `set it to ${DEFAULT_CLOUDS_SECRET}.`);
-  if (name !== undefined && name !== DEFAULT_CLOUDS_SECRET) {
-    report.error(
-      identity.pathOf('name'),
-      `is ${quote(name)}, but Machine API machines read their OpenStack credentials from the ` +
-        `${DEFAULT_CLOUDS_SECRET} secret the cloud credential operator issues in the Machine API ` +
-        `namespace; set the name to ${DEFAULT_CLOUDS_SECRET}, or ${KEEP_ON_CLUSTER_API}.`,
-    );
-  }
+  const name = identity.requiredString(
+    'name',
+    `name the clouds secret, e.g. ${DEFAULT_CLOUDS_SECRET}.`,
+  );
   const cloudName = identity.requiredString('cloudName', 'set the cloud entry of clouds.yaml.');
   rejectFields(identity, ['region'], ' (Machine API takes the region from clouds.yaml)');
   identity.finishToMachineApi({ orKeepOnClusterApi: true });
-  return report.errors.length > errorsBefore || cloudName === undefined ? undefined : { cloudName };
+  if (report.errors.length > errorsBefore || name === undefined || cloudName === undefined) {
+    return undefined;
+  }
+  // The cloud credential operator issues the default secret in both namespaces; another one
+  // must exist in both to mean the same credentials.
+  if (name !== DEFAULT_CLOUDS_SECRET) {
+    report.warn(
+      `${identity.pathOf('name')} is ${quote(name)}: Machine API reads the clouds secret ` +
+        `${quote(name)} from the namespace of its machines, Cluster API from the namespace of ` +
+        'this template; both must hold the same clouds.yaml, as this controller copies no secrets.',
+    );
+  }
+  return { secretName: name, cloudName };
 }
 
 /** `image.filter.name` → the image name; MAPI looks images up by name only. */

@@ -11,6 +11,8 @@ const BLOCK_DEVICE_TYPES = ['Volume', 'Local'] as const;
 const ROOT_VOLUME_NAME = 'root';
 
 export interface ConvertedRootVolume {
+  /** True when the providerSpec has a `rootVolume`: Machine API then boots from `sourceUUID`. */
+  present: boolean;
   rootVolume?: JsonObject;
   /** `sourceUUID`, which, despite its name, holds the image name the installer chose. */
   imageName?: string;
@@ -22,7 +24,7 @@ export function convertRootVolume(
   path: string,
 ): ConvertedRootVolume {
   const imageNamePath = `${path}.sourceUUID`;
-  if (reader === undefined) return { imageNamePath };
+  if (reader === undefined) return { present: false, imageNamePath };
   const report = reader.report;
   const imageName = reader.string('sourceUUID');
   const type = reader.string('volumeType');
@@ -30,7 +32,7 @@ export function convertRootVolume(
   const zone = readZone(reader, 'availabilityZone');
   dropIgnoredFields(reader, { sourceType: 'string', deviceType: 'string' });
   reader.finish();
-  const converted: ConvertedRootVolume = { imageNamePath };
+  const converted: ConvertedRootVolume = { present: true, imageNamePath };
   if (imageName !== undefined) converted.imageName = imageName;
   if (size === undefined || size === 0) {
     if (type !== undefined || zone.name !== undefined) {

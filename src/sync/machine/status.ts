@@ -47,7 +47,9 @@ export function planCapiMachineStatus(
 ): WriteStep | undefined {
   const source = mapi.status ?? {};
   const phase = source.phase ? CAPI_PHASE[source.phase] : undefined;
-  const provisioned = mapi.spec.providerID !== undefined && mapi.spec.providerID !== '';
+  // The CRD admits a Machine without spec: no providerID then.
+  const providerID = mapi.spec?.providerID;
+  const provisioned = providerID !== undefined && providerID !== '';
   const wanted: Record<string, unknown> = {
     phase: phase ?? null,
     nodeRef: source.nodeRef ? { name: source.nodeRef.name } : null,

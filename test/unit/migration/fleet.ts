@@ -152,7 +152,7 @@ export class Fleet implements MachinesModel {
     const machine = this.mapi.get(name)!;
     const status = (machine.status ??= {});
     if (!status.authoritativeAPI) {
-      status.authoritativeAPI = machine.spec.authoritativeAPI ?? 'MachineAPI';
+      status.authoritativeAPI = machine.spec?.authoritativeAPI ?? 'MachineAPI';
       this.touch(machine);
     }
     const paused = status.authoritativeAPI !== 'MachineAPI';

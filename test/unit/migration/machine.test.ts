@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { MapiMachine } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
-import { mapiMachineSet, World } from '../sync/world.js';
+import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/world.js';
 import { Fleet } from './fleet.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
@@ -280,4 +280,23 @@ describe('Machine migration handshake', () => {
       }
     });
   }
+
+  describe('every shape the CRD admits', () => {
+    for (const [shape, change] of ADMITTED_SHAPES) {
+      for (const authority of ['MachineAPI', 'ClusterAPI'] as const) {
+        it(`a Machine ${shape}, its MachineSet migrating from ${authority}: the handshakes settle`, () => {
+          const { world, fleet } = machineWorld(authority);
+          fleet.handshakes = true;
+          world.mapi!.status!.authoritativeAPI = authority;
+          change(fleet.mapi.get('m1')!);
+          expect(run(world, fleet)).to.be.an('array');
+          const to = authority === 'MachineAPI' ? 'ClusterAPI' : 'MachineAPI';
+          world.mapi!.spec.authoritativeAPI = to;
+          world.mapi!.metadata.generation! += 1;
+          world.othersAct();
+          expect(() => world.converge(60)).to.not.throw();
+        });
+      }
+    }
+  });
 });

@@ -5,7 +5,7 @@ import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
 import type { Step } from '../../../src/sync/plan.js';
-import { mapiMachineSet, World } from '../sync/world.js';
+import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/world.js';
 
 const cluster: KubeObject = {
   apiVersion: 'cluster.x-k8s.io/v1beta2',
@@ -258,6 +258,36 @@ describe('migration handshake', () => {
     expect(step.kind).to.equal('patch');
     world.apply(step);
     expect(world.mapi?.status?.authoritativeAPI).to.equal('ClusterAPI');
+  });
+
+  describe('every shape the CRD admits', () => {
+    const authorities = [null, 'MachineAPI', 'ClusterAPI', 'Migrating'] as const;
+    for (const [shape, change] of ADMITTED_SHAPES) {
+      for (const authority of authorities) {
+        it(`settles for a MachineSet ${shape} (status.authoritativeAPI ${authority ?? 'empty'})`, () => {
+          const world = synchronizedWorld();
+          const status = world.mapi!.status!;
+          if (authority === null) delete status.authoritativeAPI;
+          else status.authoritativeAPI = authority;
+          if (authority === 'Migrating') status.synchronizedAPI = 'MachineAPI';
+          change(world.mapi!);
+          world.converge();
+          expect(world.mapi?.status?.authoritativeAPI).to.be.oneOf(['MachineAPI', 'ClusterAPI']);
+        });
+      }
+    }
+
+    it('a MachineSet without spec asks for no migration: its authority stays', () => {
+      const world = synchronizedWorld();
+      wish(world, 'ClusterAPI');
+      world.converge();
+      expect(world.mapi?.status?.authoritativeAPI).to.equal('ClusterAPI');
+      const migration = condition(world.mapi, MIGRATION_CONDITION);
+      delete (world.mapi as { spec?: unknown }).spec;
+      world.converge();
+      expect(world.mapi?.status?.authoritativeAPI).to.equal('ClusterAPI');
+      expect(condition(world.mapi, MIGRATION_CONDITION)).to.deep.equal(migration);
+    });
   });
 
   it('switched off, it writes nothing for a changed spec.authoritativeAPI', () => {

@@ -1,15 +1,18 @@
 import { expect } from 'chai';
 import type { MapiCondition } from '../../../src/api/types.js';
+import { planMirrorStatus } from '../../../src/sync/mirror-status.js';
 import { formatFieldErrors } from '../../../src/sync/report.js';
 import {
   conditionDiffers,
   Reason,
   synchronizedCondition,
   withCondition,
+  withReconciling,
 } from '../../../src/sync/conditions.js';
+import { mapiMachineSet } from './world.js';
 
-const T0 = '2026-01-01T00:00:00.000Z';
-const T1 = '2026-01-01T01:00:00.000Z';
+const T0 = '2026-01-01T00:00:00Z';
+const T1 = '2026-01-01T01:00:00Z';
 
 describe('Synchronized condition', () => {
   it('maps status to severity and always sets a reason', () => {
@@ -63,6 +66,27 @@ describe('Synchronized condition', () => {
       T1,
     );
     expect(flipped.lastTransitionTime).to.equal(T1);
+  });
+
+  it('writes lastTransitionTime in whole seconds, as Kubernetes (metav1.Time) does', () => {
+    const now = '2026-01-01T01:00:00.123Z';
+    const state = { status: 'True', reason: Reason.Synchronized, message: 'm' } as const;
+    expect(synchronizedCondition(state, undefined, now).lastTransitionTime).to.equal(T1);
+    const reconciling = withReconciling(undefined, { ...state, reason: 'Done' }, now);
+    expect(reconciling[0]?.lastTransitionTime).to.equal(T1);
+    const mapi = mapiMachineSet();
+    const mirror = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineSet',
+      metadata: { name: 'worker-a', generation: 1 },
+      spec: { replicas: 2, selector: { matchLabels: { set: 'worker-a' } } },
+    } as never;
+    const step = planMirrorStatus(mapi, mirror, now);
+    const patch = step?.kind === 'patch' ? step.patch : undefined;
+    const body = patch?.type === 'merge' ? patch.body : undefined;
+    const conditions = (body?.status as { conditions?: { lastTransitionTime: string }[] })
+      ?.conditions;
+    expect(conditions?.map((c) => c.lastTransitionTime)).to.deep.equal([T1, T1, T1]);
   });
 
   it('detects a difference in status, reason or message, and nothing else', () => {

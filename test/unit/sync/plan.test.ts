@@ -8,7 +8,7 @@ import {
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
 } from '../../../src/sync/markers.js';
-import { CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
+import { ADMITTED_SHAPES, CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {
   return mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
@@ -362,6 +362,53 @@ describe('plan', () => {
       const world = new World(mapi);
       world.converge();
       expect(world.mapi?.status?.synchronizedGeneration).to.equal(7);
+    });
+  });
+
+  describe('every shape the CRD admits', () => {
+    const authorities = [null, 'MachineAPI', 'ClusterAPI', 'Migrating'] as const;
+    for (const [shape, change] of ADMITTED_SHAPES) {
+      for (const authority of authorities) {
+        it(`settles for a MachineSet ${shape} (status.authoritativeAPI ${authority ?? 'empty'}), without a mirror and with one`, () => {
+          const fresh = new World(mapiMachineSet('worker-a', authority));
+          change(fresh.mapi!);
+          fresh.converge();
+
+          const mirrored = new World(mapiMachineSet());
+          mirrored.converge();
+          if (authority === null) delete mirrored.mapi!.status!.authoritativeAPI;
+          else mirrored.mapi!.status!.authoritativeAPI = authority;
+          change(mirrored.mapi!);
+          mirrored.converge();
+          const state = mirrored.mapi?.status?.authoritativeAPI;
+          if (state === 'MachineAPI' || state === 'ClusterAPI') {
+            expect(synchronized(mirrored.mapi)?.reason).to.be.a('string').and.not.equal('');
+          }
+        });
+      }
+    }
+
+    it('a MachineSet without spec under MachineAPI: Synchronized=False naming what is missing', () => {
+      const world = new World(mapiMachineSet());
+      delete (world.mapi as { spec?: unknown }).spec;
+      world.converge();
+      expect(synchronized(world.mapi)).to.include({
+        status: 'False',
+        reason: 'FailedToConvertMAPIMachineSetToCAPI',
+      });
+      expect(synchronized(world.mapi)?.message).to.contain('spec.selector');
+    });
+
+    it('a MachineSet without spec under ClusterAPI: Synchronized=False, its selector is missing', () => {
+      const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
+      world.converge();
+      delete (world.mapi as { spec?: unknown }).spec;
+      world.converge();
+      expect(synchronized(world.mapi)).to.include({
+        status: 'False',
+        reason: 'FailedToConvertCAPIMachineSetToMAPI',
+      });
+      expect(synchronized(world.mapi)?.message).to.contain('spec.selector');
     });
   });
 

@@ -153,4 +153,27 @@ describe('CAPI → MAPI while Cluster API is authoritative', () => {
     world.converge();
     expect(world.mapi?.spec.replicas).to.equal(4);
   });
+
+  it("the CAPI MachineSet's own labels and annotations show up on MAPI, ours stay", () => {
+    const world = clusterApiWorld();
+    const mirror = world.mirror!;
+    mirror.metadata.labels = { ...mirror.metadata.labels, team: 'blue' };
+    mirror.metadata.annotations = {
+      ...mirror.metadata.annotations,
+      'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '6',
+    };
+    mirror.metadata.resourceVersion = `${mirror.metadata.resourceVersion}-labelled`;
+    const ours = world.mapi!.metadata.annotations;
+    world.converge();
+    expect(world.mapi?.metadata.labels).to.deep.equal({
+      'machine.openshift.io/cluster-api-cluster': 'demo-abc12',
+      team: 'blue',
+    });
+    expect(world.mapi?.metadata.annotations).to.deep.equal({
+      ...ours,
+      'machine.openshift.io/cluster-api-autoscaler-node-group-max-size': '6',
+    });
+    expect(synchronized(world.mapi)?.status).to.equal('True');
+    expect(world.converge(), 'and then nothing more').to.deep.equal([]);
+  });
 });

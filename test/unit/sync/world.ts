@@ -31,7 +31,13 @@ export const fakeConverter: PlatformConverter = {
     plural: 'fakemachinetemplates',
   },
   convert(value, context) {
-    const spec = value as { kind?: string; size?: unknown; zone?: string; userData?: string };
+    // Any JSON, as a real converter takes it (a MachineSet without spec has no value).
+    const spec = (value ?? {}) as {
+      kind?: string;
+      size?: unknown;
+      zone?: string;
+      userData?: string;
+    };
     if (typeof spec.size !== 'string') {
       return { ok: false, errors: [{ path: `${context.path}.size`, message: 'is required' }] };
     }
@@ -46,7 +52,7 @@ export const fakeConverter: PlatformConverter = {
     };
   },
   toMapi(value, context) {
-    const spec = value as { size?: unknown };
+    const spec = (value ?? {}) as { size?: unknown };
     if (typeof spec.size !== 'string') {
       return { ok: false, errors: [{ path: `${context.path}.size`, message: 'is required' }] };
     }
@@ -270,7 +276,8 @@ export class World {
     const status = (mapi.status ??= {});
     let changed = false;
     if (!status.authoritativeAPI) {
-      status.authoritativeAPI = mapi.spec.authoritativeAPI ?? 'MachineAPI';
+      // The CRD admits a MachineSet without spec; Go reads it as the zero value.
+      status.authoritativeAPI = mapi.spec?.authoritativeAPI ?? 'MachineAPI';
       changed = true;
     }
     const paused = status.authoritativeAPI !== 'MachineAPI';
@@ -395,3 +402,18 @@ function checkMapiStatusRules(existing: KubeObject, incoming: KubeObject): void 
     throw new Error('422: synchronizedGeneration must not decrease');
   }
 }
+
+/** Shapes of a MAPI object that its CRD admits and that the planners must survive. */
+export const ADMITTED_SHAPES: [name: string, change: (object: KubeObject) => void][] = [
+  ['without spec', (o) => delete (o as { spec?: unknown }).spec],
+  ['without status', (o) => delete (o as { status?: unknown }).status],
+  ['without metadata.labels', (o) => delete o.metadata.labels],
+  [
+    'without spec, status or labels',
+    (o) => {
+      delete (o as { spec?: unknown; status?: unknown }).spec;
+      delete (o as { status?: unknown }).status;
+      delete o.metadata.labels;
+    },
+  ],
+];

@@ -229,6 +229,16 @@ describe('plugin rows: a MAPI MachineSet and its CAPI mirror', () => {
       message: '-',
     });
   });
+
+  it('a MachineSet without spec (its CRD admits one): dashes where spec would speak', () => {
+    const mapi = mapiMachineSet();
+    delete (mapi as { spec?: unknown }).spec;
+    delete mapi.status;
+    expect(machineSetRow(mapi, undefined)).to.include({
+      authority: '-',
+      replicas: '-/- ready 0/-',
+    });
+  });
 });
 
 describe('plugin rows: a MAPI Machine and its CAPI Machine', () => {

@@ -168,7 +168,17 @@ export const normalProviderSpec = fc
       metadataServiceOptions: fc.constant({ authentication: 'Required' }),
       userDataSecret: word.map((name) => ({ name })),
     },
-    { requiredKeys: ['ami', 'instanceType', 'market', 'placementGroup', 'tenancy'] },
+    // machine-api-operator's webhook writes a userDataSecret into every providerSpec it admits.
+    {
+      requiredKeys: [
+        'ami',
+        'instanceType',
+        'market',
+        'placementGroup',
+        'tenancy',
+        'userDataSecret',
+      ],
+    },
   )
   .map(({ market: m, placementGroup: group, zone, tenancy: t, ...fields }) => {
     const placement: Json = { ...t };

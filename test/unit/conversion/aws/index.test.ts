@@ -42,6 +42,7 @@ function minimalSpec(): Record<string, unknown> {
     kind: 'AWSMachineProviderConfig',
     ami: { id: 'ami-0123456789abcdef0' },
     instanceType: 'm6i.xlarge',
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -412,8 +413,8 @@ describe('awsConverter', () => {
       },
       {
         name: 'userDataSecret.name → userDataSecretName',
-        input: { userDataSecret: { name: 'worker-user-data' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data' } },
+        userDataSecretName: 'infra-user-data',
       },
       {
         name: 'the default credentialsSecret, deviceIndex 0 and empty metadata are redundant',
@@ -431,7 +432,7 @@ describe('awsConverter', () => {
           marketType: '',
           networkInterfaceType: '',
           publicIp: null,
-          placement: { region: '', availabilityZone: '', tenancy: '' },
+          placement: { availabilityZone: '', tenancy: '' },
           metadataServiceOptions: { authentication: '' },
         },
       },
@@ -499,7 +500,9 @@ describe('awsConverter', () => {
         }
         expect(result.value.templateSpec).to.deep.equal(expected);
         expect(result.value.failureDomain).to.equal(c.failureDomain);
-        expect(result.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(result.value.userDataSecretName).to.equal(
+          c.userDataSecretName ?? 'worker-user-data',
+        );
         expect(result.warnings).to.deep.equal([]);
       });
     }
@@ -826,16 +829,6 @@ describe('awsConverter', () => {
         errors: [[`${PATH}.subnet`, /both id and filters/]],
       },
       {
-        name: 'an instance profile by ARN',
-        input: { iamInstanceProfile: { arn: 'arn:aws:iam::1:instance-profile/p' } },
-        errors: [[`${PATH}.iamInstanceProfile.arn`, /profile's name/]],
-      },
-      {
-        name: 'an instance profile by filters',
-        input: { iamInstanceProfile: { filters: [{ name: 'n', values: ['v'] }] } },
-        errors: [[`${PATH}.iamInstanceProfile.filters`, /by filters/]],
-      },
-      {
         name: 'a key name with a leading space',
         input: { keyName: ' ops' },
         errors: [[`${PATH}.keyName`, /printable ASCII/]],
@@ -1050,6 +1043,25 @@ describe('awsConverter', () => {
         ),
       },
       {
+        // CAPA creates every instance in the region of the AWSCluster (the cluster's).
+        name: 'an empty placement.region: the machines run in the cluster’s region',
+        input: { placement: { region: '' } },
+        warning: new RegExp(
+          `^${PATH}\\.placement\\.region is empty: machine-api-operator's webhook sets an empty ` +
+            `region to the cluster's, "${REGION}", and Cluster API creates every machine in the ` +
+            "cluster's region \\(the AWSCluster's\\), so the machines run there\\.$",
+        ),
+      },
+      {
+        name: 'an empty placement.region when the Infrastructure names no region either',
+        input: { placement: { region: '' } },
+        infrastructureRegion: '',
+        warning: new RegExp(
+          `^${PATH}\\.placement\\.region is empty: .*sets an empty region to the cluster's, and ` +
+            'Cluster API creates',
+        ),
+      },
+      {
         name: 'a block device without ebs is ignored, as Machine API ignores it',
         input: { blockDevices: [{ deviceName: '/dev/sdb' }] },
         warning: new RegExp(
@@ -1076,6 +1088,53 @@ describe('awsConverter', () => {
           `^${PATH}\\.subnet names no subnet; Cluster API will place the machines`,
         ),
       },
+      // machine-api-provider-aws passes only iamInstanceProfile.id to EC2.
+      {
+        name: 'an instance profile by ARN only: none, as Machine API launches them today',
+        input: { iamInstanceProfile: { arn: 'arn:aws:iam::1:instance-profile/p' } },
+        warning: new RegExp(
+          `^${PATH}\\.iamInstanceProfile names the instance profile by arn, which Machine API ` +
+            'ignores: it uses only iamInstanceProfile\\.id, so these machines run without an ' +
+            'instance profile, and so will the Cluster API machines\\. Set id to the name of the ' +
+            'profile to give them one\\.$',
+        ),
+      },
+      {
+        name: 'an instance profile by filters only: none, as Machine API launches them today',
+        input: { iamInstanceProfile: { filters: [{ name: 'n', values: ['v'] }] } },
+        warning: new RegExp(
+          `^${PATH}\\.iamInstanceProfile names the instance profile by filters, which Machine API ` +
+            'ignores: .* without an instance profile',
+        ),
+      },
+      {
+        name: 'an ARN next to the id: the id, as Machine API uses it',
+        input: {
+          iamInstanceProfile: {
+            id: 'worker-profile',
+            arn: 'arn:aws:iam::1:instance-profile/other',
+            filters: [{ name: 'n', values: ['v'] }],
+          },
+        },
+        warning: new RegExp(
+          `^${PATH}\\.iamInstanceProfile\\.arn and filters are ignored by Machine API, which ` +
+            'uses only id \\("worker-profile"\\); so does the conversion\\.$',
+        ),
+        template: { iamInstanceProfile: 'worker-profile' },
+      },
+      {
+        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: undefined },
+        warning: new RegExp(
+          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
+            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
+        ),
+      },
+      {
+        name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: { name: '' } },
+        warning: new RegExp(`^${PATH}\\.userDataSecret names no Secret; .*worker-user-data`),
+      },
     ];
 
     for (const c of cases) {
@@ -1092,6 +1151,7 @@ describe('awsConverter', () => {
         expect(result.warnings).to.have.length(1);
         expect(result.warnings[0]).to.match(c.warning);
         expect(result.value.templateSpec).to.deep.equal({ ...minimalTemplate(), ...c.template });
+        expect(result.value.userDataSecretName).to.equal('worker-user-data');
       });
     }
   });

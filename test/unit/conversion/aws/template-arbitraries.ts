@@ -118,6 +118,8 @@ export const templateCase: fc.Arbitrary<TemplateCase> = fc
         'httpTokens',
         'market',
         'host',
+        // Cluster API's webhook refuses a MachineSet without a bootstrap data secret.
+        'userDataSecretName',
       ],
     },
   )

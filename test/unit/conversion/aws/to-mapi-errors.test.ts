@@ -82,16 +82,6 @@ describe('awsConverter.toMapi errors', () => {
       errors: [[`${T}.instanceType`, /is required; set the EC2 instance type/]],
     },
     {
-      name: 'no sshKeyName: the cluster default key',
-      template: { sshKeyName: undefined },
-      errors: [
-        [
-          `${T}.sshKeyName`,
-          /cluster's default SSH key, which Machine API cannot express; set sshKeyName .* or to "" for none\.$/,
-        ],
-      ],
-    },
-    {
       name: 'volumes Machine API cannot describe',
       template: {
         rootVolume: { deviceName: '/dev/xvda', size: 100 },

@@ -48,6 +48,12 @@ describe('awsConverter.toMapi', () => {
         spec: { iamInstanceProfile: { id: 'worker-profile' }, keyName: 'ops', publicIp: false },
       },
       {
+        // CAPA falls back to the AWSCluster's key, and on OpenShift's externally managed
+        // AWSCluster, which names none, launches the machines without a key pair.
+        name: 'no sshKeyName → no keyName: no key pair on either side',
+        template: { sshKeyName: undefined },
+      },
+      {
         name: 'subnet and additionalSecurityGroups by id and filters (empty values left out)',
         template: {
           subnet: {

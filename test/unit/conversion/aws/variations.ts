@@ -18,6 +18,8 @@ export const VARIATIONS = [
   'emptyLists',
   'emptyCpuOptions',
   'emptyIamInstanceProfile',
+  'iamInstanceProfileByArn',
+  'iamInstanceProfileArnBesideId',
   'emptyKmsKey',
   'rootLast',
   'emptyRootDevice',
@@ -77,6 +79,14 @@ export function vary(normal: Json, chosen: readonly Variation[]): Json {
   if (on('emptyCpuOptions') && spec.cpuOptions === undefined) spec.cpuOptions = {};
   if (on('emptyIamInstanceProfile') && spec.iamInstanceProfile === undefined) {
     spec.iamInstanceProfile = {};
+  }
+  // Machine API uses only the id of an instance profile (a warning says so).
+  const profile = spec.iamInstanceProfile as Json | undefined;
+  const profileArn = 'arn:aws:iam::123456789012:instance-profile/ignored';
+  if (on('iamInstanceProfileByArn') && profile === undefined) {
+    spec.iamInstanceProfile = { arn: profileArn };
+  } else if (on('iamInstanceProfileArnBesideId') && typeof profile?.id === 'string') {
+    profile.arn = profileArn;
   }
   const rootIndex = devices.findIndex((device) => device.deviceName === undefined);
   if (on('rootLast') && rootIndex === 0 && devices.length > 1) {

@@ -272,11 +272,10 @@ export const mapiProviderSpec: fc.Arbitrary<MapiCase> = fc
         ),
         capacityReservationGroupID: optional(fc.constant(CRG)),
         zone: fc.constantFrom(undefined, '', '1', '2', '3'),
-        userDataSecret: optional(
-          fc.constantFrom<Json>(
-            { name: 'worker-user-data' },
-            { name: 'master-user-data', namespace: 'openshift-machine-api' },
-          ),
+        // machine-api-operator's webhook writes one into every providerSpec it admits.
+        userDataSecret: fc.constantFrom<Json>(
+          { name: 'worker-user-data' },
+          { name: 'master-user-data', namespace: 'openshift-machine-api' },
         ),
       })
       .map((fields) => ({

@@ -61,6 +61,7 @@ function minimalSpec(): Record<string, unknown> {
       managedDisk: { storageAccountType: 'Premium_LRS' },
     },
     subnet: SUBNET,
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -562,8 +563,8 @@ describe('azureConverter', () => {
       { name: 'zone → failureDomain', input: { zone: '3' }, failureDomain: '3' },
       {
         name: 'userDataSecret.name → userDataSecretName (its namespace is never read)',
-        input: { userDataSecret: { name: 'worker-user-data', namespace: 'openshift-machine-api' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data', namespace: 'openshift-machine-api' } },
+        userDataSecretName: 'infra-user-data',
       },
       {
         name: "fields that name the cluster's own resources are redundant",
@@ -623,7 +624,9 @@ describe('azureConverter', () => {
         );
         expect(result.value.templateSpec).to.deep.equal(merged(minimalTemplate(), c.template));
         expect(result.value.failureDomain).to.equal(c.failureDomain);
-        expect(result.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(result.value.userDataSecretName).to.equal(
+          c.userDataSecretName ?? 'worker-user-data',
+        );
         expect(result.warnings).to.deep.equal([]);
       });
     }
@@ -1424,6 +1427,19 @@ describe('azureConverter', () => {
           spotVMOptions: { evictionPolicy: 'Delete' },
         },
       },
+      {
+        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: undefined },
+        warning: new RegExp(
+          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
+            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
+        ),
+      },
+      {
+        name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: { name: '' } },
+        warning: new RegExp(`^${PATH}\\.userDataSecret names no Secret; .*worker-user-data`),
+      },
     ];
 
     for (const c of cases) {
@@ -1437,6 +1453,7 @@ describe('azureConverter', () => {
         expect(result.warnings).to.have.length(1);
         expect(result.warnings[0]).to.match(c.warning);
         expect(result.value.templateSpec).to.deep.equal(merged(minimalTemplate(), c.template));
+        expect(result.value.userDataSecretName).to.equal('worker-user-data');
       });
     }
   });

@@ -209,7 +209,8 @@ describe('Azure round trips', () => {
   it('CAPI → MAPI → CAPI gives the template, failure domain and user data secret back', () => {
     const contexts = fc.record({
       failureDomain: fc.constantFrom(undefined, '1', '2', '3'),
-      userDataSecretName: fc.constantFrom(undefined, 'worker-user-data'),
+      // Cluster API's webhook refuses a MachineSet without a bootstrap data secret.
+      userDataSecretName: fc.constantFrom('worker-user-data', 'infra-user-data'),
       controlPlane: fc.boolean(),
     });
     fc.assert(

@@ -94,7 +94,8 @@ export const mapiCase: fc.Arbitrary<MapiCase> = fc
     ),
     kind: optional(fc.constant('GCPMachineProviderSpec')),
     metadata: optional(fc.constant({ creationTimestamp: null })),
-    userDataSecret: optional(fc.record({ name })),
+    // machine-api-operator's webhook writes one into every providerSpec it admits.
+    userDataSecret: fc.record({ name }),
     credentialsSecret: optional(fc.constant({ name: 'gcp-cloud-credentials' })),
     canIPForward: optional(fc.boolean()),
     deletionProtection: optional(fc.constant(false)),

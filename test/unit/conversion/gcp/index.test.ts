@@ -71,6 +71,7 @@ function minimalSpec(): Record<string, unknown> {
     disks: [bootDisk()],
     networkInterfaces: [{ subnetwork: `${CLUSTER}-worker-subnet` }],
     serviceAccounts: [{ email: SERVICE_ACCOUNT, scopes: [SCOPE] }],
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -465,8 +466,8 @@ describe('gcpConverter', () => {
       },
       {
         name: 'userDataSecret.name → userDataSecretName',
-        input: { userDataSecret: { name: 'worker-user-data' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data' } },
+        userDataSecretName: 'infra-user-data',
       },
       {
         name: 'the default credentialsSecret, the cluster region and project, deletionProtection false and empty metadata are redundant',
@@ -504,7 +505,9 @@ describe('gcpConverter', () => {
         );
         expect(result.value.templateSpec).to.deep.equal(templateWith(c.template));
         expect(result.value.failureDomain).to.equal(c.failureDomain ?? ZONE);
-        expect(result.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(result.value.userDataSecretName).to.equal(
+          c.userDataSecretName ?? 'worker-user-data',
+        );
         expect(result.warnings).to.deep.equal([]);
       });
     }
@@ -1138,6 +1141,19 @@ describe('gcpConverter', () => {
           `^${PATH}\\.projectID is "${PROJECT}", but the Infrastructure object names no GCP project`,
         ),
       },
+      {
+        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: undefined },
+        warning: new RegExp(
+          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
+            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
+        ),
+      },
+      {
+        name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: { name: '' } },
+        warning: new RegExp(`^${PATH}\\.userDataSecret names no Secret; .*worker-user-data`),
+      },
     ];
 
     for (const c of cases) {
@@ -1151,6 +1167,7 @@ describe('gcpConverter', () => {
         expect(result.warnings).to.have.length(1);
         expect(result.warnings[0]).to.match(c.warning);
         expect(result.value.templateSpec).to.deep.equal(templateWith(c.template));
+        expect(result.value.userDataSecretName).to.equal('worker-user-data');
       });
     }
   });

@@ -61,6 +61,49 @@ describe('convertMachineSet', () => {
     }
   });
 
+  describe('control-plane machines, by the role label Machine API puts on them', () => {
+    /** Whether the platform converter was told the machines are control-plane machines. */
+    function controlPlane(mapi: MapiMachineSet): boolean | undefined {
+      let seen: boolean | undefined;
+      const converter = {
+        ...AWS.converter,
+        convert: (spec: unknown, context: Parameters<typeof AWS.converter.convert>[1]) => {
+          seen = context.controlPlane;
+          return AWS.converter.convert(spec, context);
+        },
+      };
+      convertMachineSet({
+        mapi,
+        infrastructure: AWS.infrastructure,
+        converter,
+        capiNamespace: CAPI_NAMESPACE,
+        paused: true,
+      });
+      return seen;
+    }
+    const labelPath = (where: string) => `${where}/${ROLE.replace('/', '~1')}`;
+
+    it('the role in spec.template.metadata.labels, where Machine API puts it', () => {
+      const mapi = patched([
+        { op: 'replace', path: labelPath('/spec/template/metadata/labels'), value: 'master' },
+      ]);
+      expect(mapi.metadata.labels).to.not.have.property(ROLE);
+      expect(controlPlane(mapi)).to.equal(true);
+    });
+
+    it("the role in the MachineSet's own labels", () => {
+      const mapi = patched([
+        { op: 'remove', path: labelPath('/spec/template/metadata/labels') },
+        { op: 'add', path: labelPath('/metadata/labels'), value: 'master' },
+      ]);
+      expect(controlPlane(mapi)).to.equal(true);
+    });
+
+    it('a worker role in both: not the control plane', () => {
+      expect(controlPlane(AWS.machineSet())).to.equal(false);
+    });
+  });
+
   describe('never throws: a malformed MachineSet is a list of field errors', () => {
     const cases: [string, object[], [string, RegExp][]][] = [
       [

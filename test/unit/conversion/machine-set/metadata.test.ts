@@ -35,6 +35,20 @@ describe('label and annotation transforms', () => {
     ).to.deep.equal({ 'cluster.x-k8s.io/delete-machine': 'true', note: 'kept' });
   });
 
+  it("renames the autoscaler's node group sizes to Cluster API's group", () => {
+    expect(
+      convertAnnotations({
+        'machine.openshift.io/cluster-api-autoscaler-node-group-min-size': '1',
+        'machine.openshift.io/cluster-api-autoscaler-node-group-max-size': '5',
+        'capacity.cluster-autoscaler.kubernetes.io/memory': '16G',
+      }),
+    ).to.deep.equal({
+      'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1',
+      'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '5',
+      'capacity.cluster-autoscaler.kubernetes.io/memory': '16G',
+    });
+  });
+
   it('keeps keys named like object properties as ordinary keys', () => {
     const keys = JSON.parse('{"constructor": "a", "toString": "b", "__proto__": "c"}') as Record<
       string,

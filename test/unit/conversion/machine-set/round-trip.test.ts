@@ -66,8 +66,23 @@ const mapiAnnotationKey = fc.oneof(
   plainKey,
   fc.constantFrom('machine.openshift.io/delete-machine', 'machine.openshift.io/instance-state'),
 );
+const AUTOSCALER_SIZES = [
+  'cluster-api-autoscaler-node-group-min-size',
+  'cluster-api-autoscaler-node-group-max-size',
+];
+/** Annotations of a MachineSet itself: the autoscaler's among them, and this controller's. */
+const mapiMachineSetAnnotationKey = fc.oneof(
+  mapiAnnotationKey,
+  fc.constantFrom(
+    ...AUTOSCALER_SIZES.map((size) => `machine.openshift.io/${size}`),
+    'capacity.cluster-autoscaler.kubernetes.io/memory',
+    'sync.machine.openshift.io/cluster-api-uid',
+  ),
+);
 
 const mapiSpec = fc.record({
+  labels: dict(mapiMachineLabel, labelValue),
+  annotations: dict(mapiMachineSetAnnotationKey, fc.string({ maxLength: 8 })),
   templateLabels: dict(mapiMachineLabel, labelValue),
   nodeLabels: dict(mapiNodeLabel, labelValue),
   templateAnnotations: dict(mapiAnnotationKey, fc.string({ maxLength: 8 })),
@@ -92,11 +107,15 @@ const mapiSpec = fc.record({
 });
 
 describe('MachineSet round trips (AWS)', () => {
-  it('property: MAPI → CAPI → MAPI gives back the MAPI spec', () => {
+  it('property: MAPI → CAPI → MAPI gives back the MAPI spec, labels and annotations', () => {
     let converted = 0;
     fc.assert(
       fc.property(mapiSpec, (generated) => {
         const mapi = AWS.machineSet();
+        Object.assign((mapi.metadata.labels ??= {}), generated.labels);
+        if (Object.keys(generated.annotations).length > 0) {
+          mapi.metadata.annotations = generated.annotations;
+        }
         const spec = mapi.spec;
         const template = spec.template!;
         Object.assign(template.metadata!.labels!, generated.templateLabels);
@@ -127,10 +146,12 @@ describe('MachineSet round trips (AWS)', () => {
         fc.pre(capi.ok);
         if (!capi.ok) return;
         converted++;
-        const back = toMapi(capi.value.machineSet, capi.value.template, mapi);
+        const back = expectOk(toMapi(capi.value.machineSet, capi.value.template, mapi)).value;
         const expected = structuredClone(mapi.spec);
         expected.template!.spec!.authoritativeAPI = 'ClusterAPI';
-        expect(expectOk(back).value.spec).to.deep.equal(expected);
+        expect(back.spec).to.deep.equal(expected);
+        expect(back.labels).to.deep.equal(mapi.metadata.labels);
+        expect(back.annotations).to.deep.equal(mapi.metadata.annotations ?? {});
       }),
       { numRuns: 150 },
     );
@@ -148,7 +169,16 @@ describe('MachineSet round trips (AWS)', () => {
     prefixed('node.cluster.x-k8s.io/'),
     fc.constant('cluster.x-k8s.io/delete-machine'),
   );
+  const capiMachineSetAnnotationKey = fc.oneof(
+    capiAnnotationKey,
+    fc.constantFrom(
+      ...AUTOSCALER_SIZES.map((size) => `cluster.x-k8s.io/${size}`),
+      'capacity.cluster-autoscaler.kubernetes.io/memory',
+    ),
+  );
   const capiChange = fc.record({
+    machineSetLabels: dict(capiLabel, labelValue),
+    machineSetAnnotations: dict(capiMachineSetAnnotationKey, fc.string({ maxLength: 8 })),
     labels: dict(capiLabel, labelValue),
     annotations: dict(capiAnnotationKey, fc.string({ maxLength: 8 })),
     preDrain: hooks,
@@ -170,12 +200,14 @@ describe('MachineSet round trips (AWS)', () => {
     ),
   });
 
-  it('property: CAPI → MAPI → CAPI gives back the CAPI spec', () => {
+  it('property: CAPI → MAPI → CAPI gives back the CAPI spec, labels and annotations', () => {
     const mapi = AWS.machineSet();
     const mirror = expectOk(toCapi(mapi)).value;
     fc.assert(
       fc.property(capiChange, (change) => {
         const capi = structuredClone(mirror.machineSet);
+        Object.assign((capi.metadata.labels ??= {}), change.machineSetLabels);
+        capi.metadata.annotations = change.machineSetAnnotations;
         const { spec } = capi;
         const metadata = (spec.template.metadata ??= {});
         Object.assign((metadata.labels ??= {}), change.labels);
@@ -195,9 +227,17 @@ describe('MachineSet round trips (AWS)', () => {
           Object.assign(spec.template.spec, { taints: change.taints });
         }
 
-        const back = expectOk(toMapi(capi, mirror.template, mapi)).value.spec;
-        const again = expectOk(toCapi({ ...mapi, spec: back as MapiMachineSet['spec'] })).value;
+        const back = expectOk(toMapi(capi, mirror.template, mapi)).value;
+        const again = expectOk(
+          toCapi({
+            ...mapi,
+            metadata: { ...mapi.metadata, labels: back.labels, annotations: back.annotations },
+            spec: back.spec as MapiMachineSet['spec'],
+          }),
+        ).value;
         expect(again.machineSet.spec).to.deep.equal(capi.spec);
+        expect(again.machineSet.metadata.labels).to.deep.equal(capi.metadata.labels);
+        expect(again.machineSet.metadata.annotations).to.deep.equal(capi.metadata.annotations);
         expect(again.template.spec).to.deep.equal(mirror.template.spec);
       }),
       { numRuns: 150 },

@@ -11,6 +11,9 @@ import {
 } from '../../../support/conversion.js';
 
 const AWS = platformMachineSets()[0]!;
+/** What every conversion with taints says: Cluster API takes them only with an alpha gate. */
+const FEATURE_GATE =
+  /^spec\.template\.spec\.taints become Cluster API machine taints, which Cluster API accepts only with its alpha MachineTaintPropagation feature gate enabled: without it, its webhook refuses the MachineSet\. Enable the gate on the Cluster API controllers, or remove the taints\.$/;
 
 function convertWithTaints(taints: unknown) {
   const mapi = applyPatch(AWS.machineSet(), [
@@ -42,11 +45,14 @@ describe('convertMachineSet: taints', () => {
       { key: 'example.com/drain', effect: 'NoExecute', propagation: 'Always' },
       { key: 'spot', effect: 'PreferNoSchedule', propagation: 'Always' },
     ]);
-    expect(warnings).to.deep.equal([]);
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(FEATURE_GATE);
   });
 
   it('writes no taints field for an empty list (Cluster API requires at least one item)', () => {
-    expect(machineSpecOf([]).spec).to.not.have.property('taints');
+    const { spec, warnings } = machineSpecOf([]);
+    expect(spec).to.not.have.property('taints');
+    expect(warnings).to.deep.equal([]);
   });
 
   it('drops timeAdded with a warning', () => {
@@ -54,8 +60,9 @@ describe('convertMachineSet: taints', () => {
       { key: 'a', effect: 'NoExecute', timeAdded: '2024-01-01T00:00:00Z' },
     ]);
     expect(spec.taints).to.deep.equal([{ key: 'a', effect: 'NoExecute', propagation: 'Always' }]);
-    expect(warnings).to.have.length(1);
+    expect(warnings).to.have.length(2);
     expect(warnings[0]).to.match(/^spec\.template\.spec\.taints\[0\]\.timeAdded is not converted/);
+    expect(warnings[1]).to.match(FEATURE_GATE);
   });
 
   const invalid: [string, unknown, [string, RegExp][]][] = [

@@ -1,7 +1,8 @@
 // CAPI → MAPI at the MachineSet level: labels and annotations split between machines and nodes,
 // and lifecycle hooks.
 import { expect } from 'chai';
-import { at, pointer, reversedSpec } from './reverse-support.js';
+import { expectOk } from '../../../support/conversion.js';
+import { at, pointer, reverse, reversedSpec } from './reverse-support.js';
 
 const NODE_ROLE = 'node-role.kubernetes.io/';
 const ROLE = 'machine.openshift.io/cluster-api-machine-role';
@@ -218,6 +219,83 @@ describe('convertMachineSetToMapi: labels, annotations and hooks', () => {
         [{ op: 'add', path: `${MACHINE_SPEC}/lifecycleHooks`, value: current }],
       );
       expect(at(spec, 'template.spec.lifecycleHooks')).to.deep.equal({});
+    });
+  });
+
+  describe("the MachineSet's own labels and annotations", () => {
+    const CLUSTER_LABEL = { 'machine.openshift.io/cluster-api-cluster': 'demo-abc12' };
+    const MIN = 'cluster-api-autoscaler-node-group-min-size';
+    const MAX = 'cluster-api-autoscaler-node-group-max-size';
+    const capiMetadata = (labels: object, annotations: object) => [
+      { op: 'add', path: '/metadata/labels', value: labels },
+      { op: 'add', path: '/metadata/annotations', value: annotations },
+    ];
+    const metadataOf = (capiPatch: object[], mapiPatch: object[] = []) => {
+      const { labels, annotations } = expectOk(reverse(capiPatch, mapiPatch)).value as {
+        labels?: Record<string, string>;
+        annotations?: Record<string, string>;
+      };
+      return { labels, annotations };
+    };
+
+    it("are the CAPI MachineSet's, through the label and annotation transforms", () => {
+      const { labels, annotations } = metadataOf(
+        capiMetadata(
+          {
+            ...CLUSTER_LABEL,
+            'cluster.x-k8s.io/cluster-name': 'demo-abc12',
+            team: 'blue',
+            'node-role.kubernetes.io/infra': '',
+          },
+          {
+            [`cluster.x-k8s.io/${MIN}`]: '1',
+            [`cluster.x-k8s.io/${MAX}`]: '5',
+            'capacity.cluster-autoscaler.kubernetes.io/memory': '16G',
+            'cluster.x-k8s.io/paused': 'true',
+            'sync.machine.openshift.io/authoritative-api': 'ClusterAPI',
+            note: 'kept',
+          },
+        ),
+      );
+      expect(labels).to.deep.equal({
+        ...CLUSTER_LABEL,
+        team: 'blue',
+        'machine.openshift.io/cluster-api-machine-role': 'infra',
+        'machine.openshift.io/cluster-api-machine-type': 'infra',
+      });
+      expect(annotations).to.deep.equal({
+        [`machine.openshift.io/${MIN}`]: '1',
+        [`machine.openshift.io/${MAX}`]: '5',
+        'capacity.cluster-autoscaler.kubernetes.io/memory': '16G',
+        note: 'kept',
+      });
+    });
+
+    it('keep what the MAPI MachineSet has that Cluster API cannot carry, and our own keys', () => {
+      const { labels, annotations } = metadataOf(capiMetadata(CLUSTER_LABEL, {}), [
+        {
+          op: 'add',
+          path: '/metadata/labels/machine.openshift.io~1region',
+          value: 'us-east-1',
+        },
+        {
+          op: 'add',
+          path: '/metadata/annotations',
+          value: {
+            'sync.machine.openshift.io/cluster-api-uid': 'capi-uid',
+            'machine.openshift.io/instance-state': 'running',
+            gone: 'from Cluster API',
+          },
+        },
+      ]);
+      expect(labels).to.deep.equal({
+        ...CLUSTER_LABEL,
+        'machine.openshift.io/region': 'us-east-1',
+      });
+      expect(annotations).to.deep.equal({
+        'sync.machine.openshift.io/cluster-api-uid': 'capi-uid',
+        'machine.openshift.io/instance-state': 'running',
+      });
     });
   });
 });

@@ -28,7 +28,12 @@ function convert(mapi: unknown, options: { paused?: boolean; owned?: boolean } =
 
 describe('convertMachine', () => {
   it('mirrors a MachineSet-owned worker Machine', () => {
-    const { value } = expectOk(convert(workerMachine()));
+    const { value, warnings } = expectOk(convert(workerMachine()));
+    // Its taint: Cluster API accepts machine taints only with an alpha feature gate.
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(
+      /^spec\.taints become Cluster API machine taints, .*alpha MachineTaintPropagation feature gate/,
+    );
     const { machine, infrastructureMachine } = value;
     expect(machine.metadata).to.deep.include({ name: 'worker-a-x7k2p', namespace: CAPI_NAMESPACE });
     expect(machine.metadata.labels).to.deep.equal({

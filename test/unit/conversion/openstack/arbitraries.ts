@@ -171,6 +171,8 @@ export function mapiSpec({ unambiguous }: { unambiguous: boolean }): fc.Arbitrar
         image: name,
         networks: fc.array(mapiNetwork, { maxLength: 3 }),
         ports: fc.array(mapiPort(unambiguous), { maxLength: 3 }),
+        // Cluster API requires a bootstrap data secret: the conversion refuses a spec without one.
+        userDataSecret: fc.record({ name, namespace: name }, { requiredKeys: ['name'] }),
       }),
       optional: some({
         keyName: name,
@@ -199,7 +201,6 @@ export function mapiSpec({ unambiguous }: { unambiguous: boolean }): fc.Arbitrar
           name.map((n) => ({ serverGroupName: n })),
           fc.record({ serverGroupID: uuid, serverGroupName: name }),
         ),
-        userDataSecret: fc.record({ name, namespace: name }, { requiredKeys: ['name'] }),
         cloudsNamespace: name,
         sshUserName: name,
         primarySubnet: name,
@@ -218,6 +219,7 @@ export function mapiSpec({ unambiguous }: { unambiguous: boolean }): fc.Arbitrar
             ? { name: SECRET }
             : { name: SECRET, namespace: cloudsNamespace },
         flavor: base.flavor,
+        userDataSecret: base.userDataSecret,
         ...rest,
         ...(serverGroup as Json | undefined),
       };
@@ -388,7 +390,8 @@ export function capoTemplate(): fc.Arbitrary<{
         ),
       }),
       failureDomain: fc.option(zone, { nil: undefined }),
-      userDataSecretName: fc.option(name, { nil: undefined }),
+      // Cluster API's webhook refuses a MachineSet without a bootstrap data secret.
+      userDataSecretName: name,
     })
     .filter(({ base }) => base.networkPorts.length + base.ownPorts.length > 0)
     .map(({ base, optional, failureDomain, userDataSecretName }) => {

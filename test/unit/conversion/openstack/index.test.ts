@@ -68,6 +68,7 @@ function minimalSpec(): Record<string, unknown> {
     flavor: 'm1.xlarge',
     image: 'rhcos',
     ports: [{ networkID: NET }],
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -242,8 +243,8 @@ describe('openstackConverter', () => {
       },
       {
         name: 'userDataSecret.name → userDataSecretName',
-        input: { userDataSecret: { name: 'worker-user-data' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data' } },
+        userDataSecretName: 'infra-user-data',
       },
       { name: 'trunk true → trunk', input: { trunk: true }, template: { trunk: true } },
       { name: 'trunk false → nothing (the same as absent in CAPO)', input: { trunk: false } },
@@ -300,8 +301,8 @@ describe('openstackConverter', () => {
         },
       },
       {
-        name: "rootVolume without a zone → the machine's zone (from: Machine), image from image",
-        input: { rootVolume: { diskSize: 25 } },
+        name: "rootVolume without a zone → the machine's zone (from: Machine)",
+        input: { image: undefined, rootVolume: { sourceUUID: 'rhcos', diskSize: 25 } },
         template: { rootVolume: { sizeGiB: 25, availabilityZone: { from: 'Machine' } } },
       },
       {
@@ -713,7 +714,7 @@ describe('openstackConverter', () => {
         const ok = expectOk(result);
         expect(ok.value.templateSpec).to.deep.equal(templateWith(c.template));
         expect(ok.value.failureDomain).to.equal(c.failureDomain);
-        expect(ok.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(ok.value.userDataSecretName).to.equal(c.userDataSecretName ?? 'worker-user-data');
         expect(ok.warnings, ok.warnings.join('\n')).to.deep.equal([]);
       });
     }
@@ -752,6 +753,23 @@ describe('openstackConverter', () => {
         name: 'a wrong apiVersion',
         input: { apiVersion: 'machine.openshift.io/v1beta1' },
         errors: [[`${PATH}.apiVersion`, /set it to machine\.openshift\.io\/v1alpha1/]],
+      },
+      // the bootstrap data secret, which Cluster API requires and machine-api-operator does not
+      // default on OpenStack
+      {
+        name: 'no userDataSecret',
+        input: { userDataSecret: undefined },
+        errors: [
+          [
+            `${PATH}.userDataSecret`,
+            /^is required: Cluster API machines boot only from a bootstrap data secret .*set userDataSecret\.name/,
+          ],
+        ],
+      },
+      {
+        name: 'a userDataSecret without a name',
+        input: { userDataSecret: { namespace: 'openshift-machine-api' } },
+        errors: [[`${PATH}.userDataSecret.name`, /^is required: Cluster API machines boot only/]],
       },
       // unknown and mistyped fields
       {
@@ -807,7 +825,23 @@ describe('openstackConverter', () => {
       {
         name: 'no image and no rootVolume.sourceUUID',
         input: { image: '', rootVolume: { diskSize: 10 } },
+        errors: [[`${PATH}.rootVolume.sourceUUID`, /is required when rootVolume is set/]],
+      },
+      {
+        name: 'no image',
+        input: { image: '' },
         errors: [[`${PATH}.image`, /is required; set the name of the Glance image/]],
+      },
+      {
+        // Machine API takes the image from rootVolume.sourceUUID whenever rootVolume is set.
+        name: 'a root volume without sourceUUID, image set',
+        input: { rootVolume: { diskSize: 10 } },
+        errors: [
+          [
+            `${PATH}.rootVolume.sourceUUID`,
+            /^is required when rootVolume is set: Machine API then boots from the image it names and ignores image \("rhcos"\); set sourceUUID to the name of the Glance image\.$/,
+          ],
+        ],
       },
       {
         name: 'neither networks nor ports',
@@ -940,13 +974,13 @@ describe('openstackConverter', () => {
       // volumes
       {
         name: 'a root volume of negative size',
-        input: { rootVolume: { diskSize: -1 } },
+        input: { rootVolume: { sourceUUID: 'rhcos', diskSize: -1 } },
         errors: [[`${PATH}.rootVolume.diskSize`, /is -1; set the root volume size/]],
       },
       {
         name: 'a volume zone with a space',
         input: {
-          rootVolume: { diskSize: 10, availabilityZone: 'zone 1' },
+          rootVolume: { sourceUUID: 'rhcos', diskSize: 10, availabilityZone: 'zone 1' },
           ...device({ storage: { type: 'Volume', volume: { availabilityZone: 'az 2' } } }),
         },
         errors: [
@@ -1093,16 +1127,32 @@ describe('openstackConverter', () => {
       },
       {
         name: 'a root volume without diskSize: Machine API ignores its volume settings',
-        input: { rootVolume: { volumeType: 'fast', availabilityZone: 'cinder-az1' } },
+        input: {
+          image: undefined,
+          rootVolume: { sourceUUID: 'rhcos', volumeType: 'fast', availabilityZone: 'cinder-az1' },
+        },
         warnings: [new RegExp(`^${PATH}\\.rootVolume has no diskSize, so Machine API boots`)],
       },
       {
-        name: 'rootVolume.sourceUUID is ignored next to image',
+        // machine-api-provider-openstack boots from rootVolume.sourceUUID whenever rootVolume is set.
+        name: 'image is ignored next to a root volume, as in Machine API',
         input: { rootVolume: { sourceUUID: 'other-image', diskSize: 30 } },
         warnings: [
-          new RegExp(`^${PATH}\\.rootVolume\\.sourceUUID is ignored because image is set`),
+          new RegExp(
+            `^${PATH}\\.image is "rhcos", but rootVolume is set, so Machine API boots from ` +
+              `${PATH}\\.rootVolume\\.sourceUUID \\("other-image"\\) and ignores image; so does the conversion\\.$`,
+          ),
         ],
-        template: { rootVolume: { sizeGiB: 30, availabilityZone: { from: 'Machine' } } },
+        template: {
+          image: { filter: { name: 'other-image' } },
+          rootVolume: { sizeGiB: 30, availabilityZone: { from: 'Machine' } },
+        },
+      },
+      {
+        name: 'image is ignored next to a root volume without diskSize too',
+        input: { rootVolume: { sourceUUID: 'other-image' } },
+        warnings: [new RegExp(`^${PATH}\\.image is "rhcos", but rootVolume is set`)],
+        template: { image: { filter: { name: 'other-image' } } },
       },
       {
         name: 'a userDataSecret namespace',
@@ -1191,7 +1241,12 @@ describe('openstackConverter', () => {
         input: {
           ports: [{ networkID: NET, tenantID: 't', projectID: 'p', hostID: 'h' }],
           securityGroups: [{ uuid: SECURITY_GROUP, filter: { marker: 'm', sortKey: 'name' } }],
-          rootVolume: { diskSize: 20, sourceType: 'image', deviceType: 'disk' },
+          rootVolume: {
+            sourceUUID: 'rhcos',
+            diskSize: 20,
+            sourceType: 'image',
+            deviceType: 'disk',
+          },
         },
         warnings: [
           deprecated(`${PATH}.rootVolume.sourceType`),
@@ -1239,7 +1294,7 @@ describe('openstackConverter', () => {
         securityGroups: [{ name: 'w', filter: {} }],
         serverMetadata: { b: '2', a: '1' },
         tags: ['x'],
-        rootVolume: { diskSize: 50, availabilityZone: 'cinder' },
+        rootVolume: { sourceUUID: 'rhcos', diskSize: 50, availabilityZone: 'cinder' },
         additionalBlockDevices: [{ name: 'd', sizeGiB: 1, storage: { type: 'Volume' } }],
         serverGroupID: SERVER_GROUP,
       });

@@ -35,6 +35,7 @@ function spec(fields: Record<string, unknown>): Record<string, unknown> {
     cloudsSecret: { name: 'openstack-cloud-credentials' },
     flavor: 'm1.xlarge',
     image: 'rhcos',
+    userDataSecret: { name: 'worker-user-data' },
     ...fields,
   };
 }

@@ -277,6 +277,37 @@ describe('openstackConverter.toMapi', () => {
     }
   });
 
+  describe('any clouds secret: Machine API reads the one cloudsSecret names', () => {
+    it('identityRef.name → cloudsSecret.name, with where each side reads it', () => {
+      const { value, warnings } = expectOk(
+        toMapi(template({ identityRef: { name: 'team-clouds', cloudName: 'team' } })),
+      );
+      expect(value).to.deep.equal(
+        providerSpec({ cloudName: 'team', cloudsSecret: { name: 'team-clouds' } }),
+      );
+      expect(warnings).to.deep.equal([
+        `${PATH}.identityRef.name is "team-clouds": Machine API reads the clouds secret ` +
+          '"team-clouds" from the namespace of its machines, Cluster API from the namespace of ' +
+          'this template; both must hold the same clouds.yaml, as this controller copies no ' +
+          'secrets.',
+      ]);
+    });
+
+    it('keeps the current cloudsSecret.namespace, where Machine API reads the secret', () => {
+      const { value } = expectOk(
+        toMapi(template({ identityRef: { type: 'Secret', name: 'team-clouds', cloudName: 'c' } }), {
+          current: providerSpec({
+            cloudsSecret: { name: SECRET, namespace: 'openshift-machine-api' },
+          }),
+        }),
+      );
+      expect(value.cloudsSecret).to.deep.equal({
+        name: 'team-clouds',
+        namespace: 'openshift-machine-api',
+      });
+    });
+  });
+
   describe('keeps what Cluster API cannot express from the current providerSpec', () => {
     const current = providerSpec({
       metadata: { creationTimestamp: null },
@@ -397,13 +428,24 @@ describe('openstackConverter.toMapi', () => {
           [[`${PATH}.image.filter.tags`, /by name only/]],
         ],
         ['no image', { image: undefined }, [[`${PATH}.image`, /is required/]]],
-        ['no identityRef', { identityRef: undefined }, [[`${PATH}.identityRef`, /is required/]]],
         [
-          'another identity',
+          "no identityRef: the OpenStackCluster's identity, which Machine API cannot name",
+          { identityRef: undefined },
+          [
+            [
+              `${PATH}.identityRef`,
+              /^is not set, so Cluster API uses the identity of the OpenStackCluster, which this conversion cannot see and Machine API cannot refer to; set it to \{type: Secret, name: <the clouds secret>, cloudName: <the cloud in clouds\.yaml>\}\.$/,
+            ],
+          ],
+        ],
+        [
+          'a cluster identity, or a region over clouds.yaml',
           { identityRef: { type: 'ClusterIdentity', name: 'other', cloudName: 'c', region: 'r' } },
           [
-            [`${PATH}.identityRef.type`, /set it to Secret/],
-            [`${PATH}.identityRef.name`, /is "other"/],
+            [
+              `${PATH}.identityRef.type`,
+              /^is "ClusterIdentity" \(an OpenStackClusterIdentity\), but Machine API reads its credentials only from a clouds secret; set it to Secret/,
+            ],
             [`${PATH}.identityRef.region`, /from clouds.yaml/],
           ],
         ],

@@ -48,6 +48,7 @@ function minimalSpec(): Record<string, unknown> {
     image: { type: 'Name', name: 'rhcos-ci' },
     network: { type: 'Name', name: 'ci-net' },
     keyPairName: 'ci-key',
+    userDataSecret: { name: 'worker-user-data' },
   };
 }
 
@@ -241,8 +242,8 @@ describe('powerVsConverter', () => {
       { name: 'memoryGiB 0 (omitempty) → the default 32', input: { memoryGiB: 0 } },
       {
         name: 'userDataSecret.name → userDataSecretName',
-        input: { userDataSecret: { name: 'worker-user-data' } },
-        userDataSecretName: 'worker-user-data',
+        input: { userDataSecret: { name: 'infra-user-data' } },
+        userDataSecretName: 'infra-user-data',
       },
       {
         name: 'the default credentialsSecret and empty metadata are redundant',
@@ -258,7 +259,6 @@ describe('powerVsConverter', () => {
           processorType: '',
           processors: '',
           memoryGiB: null,
-          userDataSecret: null,
           credentialsSecret: { name: '' },
           loadBalancers: null,
         },
@@ -273,7 +273,9 @@ describe('powerVsConverter', () => {
         );
         expect(result.value.templateSpec).to.deep.equal({ ...minimalTemplate(), ...c.template });
         expect(result.value.failureDomain).to.equal(undefined);
-        expect(result.value.userDataSecretName).to.equal(c.userDataSecretName);
+        expect(result.value.userDataSecretName).to.equal(
+          c.userDataSecretName ?? 'worker-user-data',
+        );
         expect(result.warnings).to.deep.equal([]);
       });
     }
@@ -679,6 +681,14 @@ describe('powerVsConverter', () => {
         input: { serviceInstance: { type: 'ID', id: WORKSPACE, name: 'ci-workspace' } },
         warning: new RegExp(`^${PATH}\\.serviceInstance\\.name is not converted: type is ID`),
       },
+      {
+        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
+        input: { userDataSecret: null },
+        warning: new RegExp(
+          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
+            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
+        ),
+      },
     ];
 
     for (const c of cases) {
@@ -689,6 +699,7 @@ describe('powerVsConverter', () => {
         expect(result.warnings).to.have.length(1);
         expect(result.warnings[0]).to.match(c.warning);
         expect(result.value.templateSpec).to.deep.equal({ ...minimalTemplate(), ...c.template });
+        expect(result.value.userDataSecretName).to.equal('worker-user-data');
       });
     }
   });

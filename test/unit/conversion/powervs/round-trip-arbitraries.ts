@@ -122,7 +122,8 @@ export const mapiProviderSpec: fc.Arbitrary<{ spec: Json; controlPlane: boolean 
     network: mapiReference(['ID', 'Name', 'RegEx']),
     keyPairName: nonEmpty,
     size,
-    userDataSecret: fc.option(fc.record({ name: nonEmpty }), { nil: undefined }),
+    // machine-api-operator's webhook writes one into every providerSpec it admits.
+    userDataSecret: fc.record({ name: nonEmpty }),
     credentialsSecret: fc.option(
       fc.constantFrom<Json>({ name: 'powervs-credentials' }, {}, { name: '' }),
       { nil: undefined },

@@ -296,7 +296,9 @@ describe('powerVsConverter.toMapi', () => {
     });
 
     it('is a providerSpec the forward converter takes without a warning', () => {
-      const { value } = expectOk(toMapi(structuredClone(rich)));
+      const { value } = expectOk(
+        toMapi(structuredClone(rich), { userDataSecretName: 'worker-user-data' }),
+      );
       const forward = expectOk(
         powerVsConverter.convert(value, {
           infrastructure: infrastructure(),

@@ -8,6 +8,7 @@ import {
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
 } from '../../../../src/sync/markers.js';
+import { ADMITTED_SHAPES } from '../world.js';
 import { MachineWorld, storedMachine } from './world.js';
 
 describe('planMachine: convergence', () => {
@@ -54,5 +55,33 @@ describe('planMachine: convergence', () => {
       status: 'True',
     });
     expect(world.converge()).to.deep.equal([]);
+  });
+
+  describe('every shape the CRD admits', () => {
+    const authorities = [null, 'MachineAPI', 'ClusterAPI', 'Migrating'] as const;
+    for (const [shape, change] of ADMITTED_SHAPES) {
+      for (const authority of authorities) {
+        it(`settles for a Machine ${shape} (status.authoritativeAPI ${authority ?? 'empty'}), without a mirror and with one`, () => {
+          const fresh = new MachineWorld(storedMachine(authority));
+          change(fresh.mapi!);
+          fresh.converge();
+
+          const mirrored = new MachineWorld(storedMachine('MachineAPI'));
+          mirrored.converge();
+          const status = mirrored.mapi!.status!;
+          if (authority === null) delete status.authoritativeAPI;
+          else status.authoritativeAPI = authority;
+          change(mirrored.mapi!);
+          mirrored.converge();
+          const state = mirrored.mapi?.status?.authoritativeAPI;
+          if (state === 'MachineAPI' || state === 'ClusterAPI') {
+            const synchronized = mirrored.mapi?.status?.conditions?.find(
+              (c) => c.type === 'Synchronized',
+            );
+            expect(synchronized?.reason).to.be.a('string').and.not.equal('');
+          }
+        });
+      }
+    }
   });
 });
