@@ -190,3 +190,26 @@ export function itConvertsPurely<T>(
     expect(bad(value)).to.equal(false);
   });
 }
+
+/**
+ * The cases of a providerSpec without a user data Secret, on the platforms where
+ * machine-api-operator's webhook defaults it to worker-user-data and the conversion does the same
+ * with a warning. `path`: the providerSpec's path.
+ */
+export function defaultedUserDataCases(path: string) {
+  return [
+    {
+      name: "no userDataSecret: machine-api-operator's default, worker-user-data",
+      input: { userDataSecret: undefined },
+      warning: new RegExp(
+        `^${path}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
+          'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
+      ),
+    },
+    {
+      name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
+      input: { userDataSecret: { name: '' } },
+      warning: new RegExp(`^${path}\\.userDataSecret names no Secret; .*worker-user-data`),
+    },
+  ];
+}

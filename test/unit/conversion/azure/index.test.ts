@@ -17,6 +17,7 @@ import {
   PROVIDER_SPEC_PATH,
   providerSpecOf,
   itConvertsPurely,
+  defaultedUserDataCases,
 } from '../../../support/conversion.js';
 
 const PATH = PROVIDER_SPEC_PATH;
@@ -1427,19 +1428,7 @@ describe('azureConverter', () => {
           spotVMOptions: { evictionPolicy: 'Delete' },
         },
       },
-      {
-        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
-        input: { userDataSecret: undefined },
-        warning: new RegExp(
-          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
-            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
-        ),
-      },
-      {
-        name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
-        input: { userDataSecret: { name: '' } },
-        warning: new RegExp(`^${PATH}\\.userDataSecret names no Secret; .*worker-user-data`),
-      },
+      ...defaultedUserDataCases(PATH),
     ];
 
     for (const c of cases) {

@@ -15,6 +15,7 @@ import {
   expectOk,
   PROVIDER_SPEC_PATH,
   itConvertsPurely,
+  defaultedUserDataCases,
 } from '../../../support/conversion.js';
 
 const PATH = PROVIDER_SPEC_PATH;
@@ -1141,19 +1142,7 @@ describe('gcpConverter', () => {
           `^${PATH}\\.projectID is "${PROJECT}", but the Infrastructure object names no GCP project`,
         ),
       },
-      {
-        name: "no userDataSecret: machine-api-operator's default, worker-user-data",
-        input: { userDataSecret: undefined },
-        warning: new RegExp(
-          `^${PATH}\\.userDataSecret names no Secret; machine-api-operator's webhook sets it to ` +
-            'worker-user-data, so the Cluster API machines boot from .*worker-user-data',
-        ),
-      },
-      {
-        name: "a userDataSecret without a name: machine-api-operator's default, worker-user-data",
-        input: { userDataSecret: { name: '' } },
-        warning: new RegExp(`^${PATH}\\.userDataSecret names no Secret; .*worker-user-data`),
-      },
+      ...defaultedUserDataCases(PATH),
     ];
 
     for (const c of cases) {
