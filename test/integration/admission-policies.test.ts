@@ -93,6 +93,31 @@ async function createAs(
   }
 }
 
+/** machine-api-operator has copied spec.authoritativeAPI into the empty status. */
+async function waitStatusAuthority(
+  where: Where,
+  namespace: string,
+  name: string,
+  authority: string,
+) {
+  const api = adminConfig().makeApiClient(CustomObjectsApi);
+  await eventually(async () => {
+    const current = (await api.getNamespacedCustomObject({ ...where, namespace, name })) as {
+      status?: { authoritativeAPI?: string };
+    };
+    expect(current.status?.authoritativeAPI).to.equal(authority);
+  });
+}
+
+/** The refusal of a request, once the policies have taken effect (a moment after they are created). */
+async function refusedOnceInEffect(request: () => Promise<string | undefined>): Promise<string> {
+  return eventually(async () => {
+    const message = await request();
+    expect(message, 'admitted').to.be.a('string');
+    return message!;
+  });
+}
+
 async function setStatus(where: Where, namespace: string, name: string, status: object) {
   const api = adminConfig().makeApiClient(CustomObjectsApi);
   const current = (await api.getNamespacedCustomObject({ ...where, namespace, name })) as {
@@ -196,11 +221,7 @@ describe('admission policies', function () {
     };
     const person = adminConfig();
     const scale = { spec: { replicas: 3 } };
-    const denied = await eventually(async () => {
-      const message = await mergePatchAs(person, mirror, scale);
-      expect(message).to.be.a('string');
-      return message!;
-    });
+    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, scale));
     expect(denied).to.contain(
       "ValidatingAdmissionPolicy 'mapi-capi-sync-cluster-api-machine-set-mirror",
     );
@@ -261,14 +282,7 @@ describe('admission policies', function () {
     body.spec.authoritativeAPI = 'ClusterAPI';
     await api.createNamespacedCustomObject({ ...MAPI, namespace: mapiNamespace, body });
     // machine-api-operator copies spec.authoritativeAPI into the empty status
-    await eventually(async () => {
-      const current = (await api.getNamespacedCustomObject({
-        ...MAPI,
-        namespace: mapiNamespace,
-        name,
-      })) as MapiMachineSet;
-      expect(current.status?.authoritativeAPI).to.equal('ClusterAPI');
-    });
+    await waitStatusAuthority(MAPI, mapiNamespace, name, 'ClusterAPI');
     const object = {
       apiVersion: 'machine.openshift.io/v1beta1',
       kind: 'MachineSet',
@@ -276,11 +290,9 @@ describe('admission policies', function () {
       name,
     };
     const person = adminConfig();
-    const denied = await eventually(async () => {
-      const message = await mergePatchAs(person, object, { spec: { replicas: 2 } }, true);
-      expect(message).to.be.a('string');
-      return message!;
-    });
+    const denied = await refusedOnceInEffect(() =>
+      mergePatchAs(person, object, { spec: { replicas: 2 } }, true),
+    );
     expect(denied).to.contain("ValidatingAdmissionPolicy 'mapi-capi-sync-machine-api-mirror");
     expect(denied).to.contain(
       `MachineSet ${name} mirrors Cluster API (status.authoritativeAPI: ClusterAPI)`,
@@ -318,14 +330,7 @@ describe('admission policies', function () {
         spec: { authoritativeAPI: 'ClusterAPI' },
       },
     });
-    await eventually(async () => {
-      const current = (await api.getNamespacedCustomObject({
-        ...MAPI_MACHINES,
-        namespace: mapiNamespace,
-        name,
-      })) as { status?: { authoritativeAPI?: string } };
-      expect(current.status?.authoritativeAPI).to.equal('ClusterAPI');
-    });
+    await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, name, 'ClusterAPI');
     const machine = {
       apiVersion: 'machine.openshift.io/v1beta1',
       kind: 'Machine',
@@ -427,11 +432,7 @@ describe('admission policies', function () {
     const taken = uniqueName('taken');
     expect(await createAs(person, capiMachineSet(taken, capiNamespace))).to.equal(undefined);
     const over = awsMachineSet(taken, mapiNamespace, { replicas: 0 });
-    const denied = await eventually(async () => {
-      const message = await createAs(person, over as never, true);
-      expect(message).to.be.a('string');
-      return message!;
-    });
+    const denied = await refusedOnceInEffect(() => createAs(person, over as never, true));
     expect(denied).to.contain('mapi-capi-sync-machine-api-create-over-cluster-api');
     expect(denied).to.contain(
       `A Cluster API MachineSet named ${taken} already exists in ${capiNamespace}`,
@@ -455,11 +456,7 @@ describe('admission policies', function () {
       readinessGates: [{ conditionType: 'example.com/Ready' }],
       deletion: { nodeDrainTimeoutSeconds: 300 },
     });
-    const refused = await eventually(async () => {
-      const message = await createAs(person, inexpressible, true);
-      expect(message).to.be.a('string');
-      return message!;
-    });
+    const refused = await refusedOnceInEffect(() => createAs(person, inexpressible, true));
     expect(refused).to.contain('mapi-capi-sync-cluster-api-machine-set-expressible');
     expect(refused).to.contain(
       'Machine API cannot express spec.template.spec.readinessGates, spec.template.spec.deletion.nodeDrainTimeoutSeconds',

@@ -93,6 +93,21 @@ async function waitAuthority(c: TestController, name: string, authority: Authori
   }, WAIT);
 }
 
+/** Synchronized=False with this reason, its message naming each of `says`. */
+async function waitNotSynchronized(
+  c: TestController,
+  name: string,
+  reason: string,
+  says: string[],
+) {
+  await eventually(async () => {
+    const mapi = await getMapi(c, name);
+    const synchronized = condition(mapi, 'Synchronized');
+    expect(synchronized, JSON.stringify(mapi?.status)).to.include({ status: 'False', reason });
+    for (const text of says) expect(synchronized?.message).to.include(text);
+  }, WAIT);
+}
+
 async function start(options: Parameters<typeof startTestController>[0] = {}) {
   const c = await startTestController(options);
   await createCapiCluster(c.capiNamespace);
@@ -450,15 +465,9 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     await identityConfig('cluster-api')
       .makeApiClient(CustomObjectsApi)
       .patchNamespacedCustomObject(inexpressible);
-    await eventually(async () => {
-      const mapi = await getMapi(c, 'reverse');
-      const synchronized = condition(mapi, 'Synchronized');
-      expect(synchronized, JSON.stringify(mapi?.status)).to.include({
-        status: 'False',
-        reason: 'FailedToConvertCAPIMachineSetToMAPI',
-      });
-      expect(synchronized?.message).to.include('spec.template.spec.readinessGates');
-    }, WAIT);
+    await waitNotSynchronized(c, 'reverse', 'FailedToConvertCAPIMachineSetToMAPI', [
+      'spec.template.spec.readinessGates',
+    ]);
   });
 });
 
@@ -527,16 +536,10 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       await patchMapi(c, 'denied', [
         { op: 'add', path: '/spec/template/metadata/labels/team', value: 'storage' },
       ]);
-      await eventually(async () => {
-        const mapi = await getMapi(c, 'denied');
-        const synchronized = condition(mapi, 'Synchronized');
-        expect(synchronized, JSON.stringify(mapi?.status)).to.include({
-          status: 'False',
-          reason: 'FailedToUpdateCAPIMachineSet',
-        });
-        expect(synchronized?.message).to.include('cluster-api-machine-set-vap');
-        expect(synchronized?.message).to.include('Changing .spec is not allowed');
-      }, WAIT);
+      await waitNotSynchronized(c, 'denied', 'FailedToUpdateCAPIMachineSet', [
+        'cluster-api-machine-set-vap',
+        'Changing .spec is not allowed',
+      ]);
     });
   },
 );
