@@ -29,6 +29,7 @@ import {
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
+import { warningClient } from '../support/warnings.js';
 
 type Where = { group: string; version: string; plural: string };
 
@@ -472,6 +473,85 @@ describe('admission policies', function () {
       ),
       'no MAPI MachineSet of that name (parameterNotFoundAction: Allow)',
     ).to.equal(undefined);
+  });
+
+  it('under MachineAPI the paused CAPI Machine is read-only, no MAPI Machine is created over a CAPI one, and an unsynchronized edit warns', async () => {
+    const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
+    const person = adminConfig();
+    const name = uniqueName('machine');
+    const capiMachine = (machineName: string) => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: {
+        name: machineName,
+        namespace: capiNamespace,
+        annotations: { 'cluster.x-k8s.io/paused': 'true' },
+      },
+      spec: {
+        clusterName: 'demo-abc12',
+        bootstrap: { dataSecretName: 'worker-user-data' },
+        infrastructureRef: {
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'AWSMachine',
+          name: machineName,
+        },
+      },
+    });
+    const mapiMachine = (machineName: string, authoritativeAPI: string) => ({
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: machineName, namespace: mapiNamespace },
+      spec: { authoritativeAPI },
+    });
+    expect(await createAs(person, mapiMachine(name, 'MachineAPI'))).to.equal(undefined);
+    await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, name, 'MachineAPI');
+    expect(await createAs(person, capiMachine(name))).to.equal(undefined);
+    const mirror = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      namespace: capiNamespace,
+      name,
+    };
+    const failureDomain = { spec: { failureDomain: 'us-east-1b' } };
+    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, failureDomain));
+    expect(denied).to.contain('mapi-capi-sync-cluster-api-machine-mirror');
+    expect(denied).to.contain(
+      `Machine ${name} is a paused mirror of the Machine API Machine of the same name (status.authoritativeAPI: MachineAPI)`,
+    );
+    expect(
+      await mergePatchAs(configOf('cluster-api'), mirror, failureDomain, true),
+      'Cluster API',
+    ).to.equal(undefined);
+
+    const taken = uniqueName('taken');
+    expect(await createAs(person, capiMachine(taken))).to.equal(undefined);
+    const over = await refusedOnceInEffect(() =>
+      createAs(person, mapiMachine(taken, 'MachineAPI'), true),
+    );
+    expect(over).to.contain('mapi-capi-sync-machine-api-machine-create-over-cluster-api');
+    expect(over).to.contain(`A Cluster API Machine named ${taken} already exists`);
+    expect(await createAs(person, mapiMachine(taken, 'ClusterAPI'), true)).to.equal(undefined);
+
+    // not Synchronized: the edit is kept, with a warning that says so
+    const warnings: string[] = [];
+    await eventually(async () => {
+      await warningClient((w) => warnings.push(w)).patch(
+        {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'Machine',
+          metadata: { name, namespace: mapiNamespace, labels: { team: 'storage' } },
+        },
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        PatchStrategy.MergePatch,
+      );
+      expect(warnings.join('\n')).to.contain('mapi-capi-sync-warn-unsynchronized');
+    });
+    expect(warnings.join('\n')).to.contain(
+      `Machine ${name} is not synchronized with its mirror (no Synchronized condition yet)`,
+    );
   });
 
   it('a write of ours that a policy denies is Synchronized=False with the policy message at once, and not retried without a change', async () => {

@@ -7,12 +7,9 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import {
   CoreV1Api,
-  createConfiguration,
-  KubernetesObjectApi,
   loadAllYaml,
   PatchStrategy,
   SchedulingV1Api,
-  ServerConfiguration,
   type KubernetesObject,
   type V1Deployment,
   type V1Pod,
@@ -22,6 +19,7 @@ import {
 import { parseOptions } from '../../src/options.js';
 import { adminConfig, controlPlane, testNamespace, uniqueName } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
+import { warningClient } from '../support/warnings.js';
 import {
   INFRASTRUCTURE_MACHINE_RESOURCES,
   CAPI_NAMESPACE,
@@ -79,28 +77,6 @@ function statusMessage(err: unknown): string {
 }
 
 /** An admin client that hands every API server warning (deprecated fields, …) to `onWarning`. */
-function warningClient(onWarning: (warning: string) => void): KubernetesObjectApi {
-  const kubeConfig = adminConfig();
-  const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) throw new Error('admin kubeconfig has no cluster');
-  return new KubernetesObjectApi(
-    createConfiguration({
-      baseServer: new ServerConfiguration(cluster.server, {}),
-      authMethods: { default: kubeConfig },
-      promiseMiddleware: [
-        {
-          pre: (context) => Promise.resolve(context),
-          post: (response) => {
-            const warning = response.headers.warning;
-            if (warning) onWarning(warning);
-            return Promise.resolve(response);
-          },
-        },
-      ],
-    }),
-  );
-}
-
 /** A Pod made from the Deployment's pod template, as the ReplicaSet controller would. */
 function podFrom(deployment: V1Deployment, namespace: string, name: string): V1Pod {
   const template = deployment.spec!.template;
