@@ -2,6 +2,7 @@
 // what the caches hold and what the API server answered. Pure: the same facts give the same
 // status, so any replica can re-derive it and nothing is stored only there.
 import type { MapiMachineSet } from '../api/types.js';
+import { MIGRATION_CONDITION } from '../sync/markers.js';
 import { synchronizedAtGeneration } from '../sync/report.js';
 
 export const CLUSTER_OPERATOR_CONDITIONS = [
@@ -90,18 +91,44 @@ function synchronizedCondition(ms: MapiMachineSet) {
   return ms.status?.conditions?.find((c) => c.type === 'Synchronized');
 }
 
+/** A handshake under way: only `status.authoritativeAPI: Migrating` is a migration in progress. */
 function isMigrating(ms: MapiMachineSet): boolean {
-  const wanted = ms.spec?.authoritativeAPI;
-  const current = ms.status?.authoritativeAPI;
-  return current === 'Migrating' || (!!wanted && !!current && wanted !== current);
+  return ms.status?.authoritativeAPI === 'Migrating';
+}
+
+/** Whether a time stamp lies further back than the threshold. */
+function olderThanThreshold(time: string | undefined, facts: OperatorFacts): boolean {
+  const since = Date.parse(time ?? '');
+  return Number.isFinite(since) && facts.now.getTime() - since > facts.degradedAfterMs;
 }
 
 /** Synchronized=False since before `degradedAfterMs` ago, and not being deleted. */
 function isStuck(ms: MapiMachineSet, facts: OperatorFacts): boolean {
   const condition = synchronizedCondition(ms);
   if (condition?.status !== 'False' || ms.metadata.deletionTimestamp) return false;
-  const since = Date.parse(condition.lastTransitionTime ?? '');
-  return Number.isFinite(since) && facts.now.getTime() - since > facts.degradedAfterMs;
+  return olderThanThreshold(condition.lastTransitionTime, facts);
+}
+
+/**
+ * A migration request held at the gate for longer than the threshold: spec.authoritativeAPI asks
+ * for the other API, no handshake has started, and either the MachineSet has been
+ * Synchronized=False (it cannot be mirrored, so the gate cannot open) or the gate has been
+ * waiting (MigrationProgressing=True) for that long. Says why, or undefined when it is not held.
+ */
+function blockedRequest(ms: MapiMachineSet, facts: OperatorFacts): string | undefined {
+  const wanted = ms.spec?.authoritativeAPI;
+  const current = ms.status?.authoritativeAPI;
+  if (!wanted || !current || current === 'Migrating' || wanted === current) return undefined;
+  if (ms.metadata.deletionTimestamp) return undefined;
+  const request = `${current} → ${wanted}`;
+  if (isStuck(ms, facts)) {
+    return `${request}: Synchronized=False, ${synchronizedCondition(ms)?.reason ?? 'no reason'}`;
+  }
+  const gate = ms.status?.conditions?.find((c) => c.type === MIGRATION_CONDITION);
+  if (gate?.status === 'True' && olderThanThreshold(gate.lastTransitionTime, facts)) {
+    return `${request}: ${MIGRATION_CONDITION}=True, ${gate.reason ?? 'no reason'}`;
+  }
+  return undefined;
 }
 
 type Verdict = Pick<OperatorCondition, 'status' | 'reason' | 'message'>;
@@ -148,7 +175,18 @@ function degraded(facts: OperatorFacts): Verdict {
       message: `The API server refuses the controller's writes: ${list(refused)}. Check the controller's ClusterRole and Roles (manifests/rbac-*.yaml).`,
     });
   }
-  const stuck = facts.machineSets.filter((ms) => isStuck(ms, facts));
+  const blocked = facts.machineSets.flatMap((ms) => {
+    const why = blockedRequest(ms, facts);
+    return why ? [`${ms.metadata.name} (${why})`] : [];
+  });
+  if (blocked.length) {
+    problems.push({
+      reason: 'MigrationBlocked',
+      message: `${plural(blocked.length, 'migration request has', 'migration requests have')} waited at the migration gate for more than ${duration(facts.degradedAfterMs)}: ${list(blocked)}. A migration starts only once the MachineSet and its Machines are synchronized: fix what the MachineSet's Synchronized or ${MIGRATION_CONDITION} condition names, or set spec.authoritativeAPI back to withdraw the request (\`oc describe machineset -n ${facts.mapiNamespace} NAME\`).`,
+    });
+  }
+  // A MachineSet whose migration request is blocked is named once, above.
+  const stuck = facts.machineSets.filter((ms) => isStuck(ms, facts) && !blockedRequest(ms, facts));
   if (stuck.length) {
     const named = stuck.map((ms) => `${ms.metadata.name} (${synchronizedCondition(ms)?.reason})`);
     problems.push({
@@ -171,7 +209,10 @@ function progressing(facts: OperatorFacts): Verdict {
   const syncing = facts.machineSets
     .filter(
       (ms) =>
-        !synchronizedAtGeneration(ms) && !isStuck(ms, facts) && !ms.metadata.deletionTimestamp,
+        !synchronizedAtGeneration(ms) &&
+        !isStuck(ms, facts) &&
+        !blockedRequest(ms, facts) &&
+        !ms.metadata.deletionTimestamp,
     )
     .map((ms) => ms.metadata.name);
   const parts: string[] = [];

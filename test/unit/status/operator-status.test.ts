@@ -20,6 +20,7 @@ function machineSet(
     synchronizedGeneration?: number;
     spec?: string;
     status?: string;
+    migration?: { status: 'True' | 'False'; reason: string; since: Date };
   } = {},
 ): MapiMachineSet {
   const generation = options.generation ?? 2;
@@ -38,6 +39,16 @@ function machineSet(
           reason: synchronized.reason,
           lastTransitionTime: synchronized.since.toISOString(),
         },
+        ...(options.migration
+          ? [
+              {
+                type: 'MigrationProgressing',
+                status: options.migration.status,
+                reason: options.migration.reason,
+                lastTransitionTime: options.migration.since.toISOString(),
+              },
+            ]
+          : []),
       ],
     },
   } as MapiMachineSet;
@@ -193,6 +204,80 @@ describe('ClusterOperator status', () => {
       reason: 'MigrationInProgress',
     });
     expect(condition(f, 'Upgradeable').message).to.include('moving');
+  });
+
+  it('a migration request stuck at the gate is Degraded, neither Progressing nor blocking upgrades', () => {
+    const cannotConvert = machineSet(
+      'broken',
+      {
+        status: 'False',
+        reason: 'FailedToConvertMAPIMachineSetToCAPI',
+        since: new Date(NOW.getTime() - 16 * MINUTE),
+      },
+      {
+        spec: 'ClusterAPI',
+        status: 'MachineAPI',
+        generation: 3,
+        synchronizedGeneration: 2,
+        migration: {
+          status: 'True',
+          reason: 'WaitingForSynchronization',
+          since: new Date(NOW.getTime() - 16 * MINUTE),
+        },
+      },
+    );
+    const f = facts({ machineSets: [synced('a'), cannotConvert] });
+    const degraded = condition(f, 'Degraded');
+    expect(degraded).to.include({ status: 'True', reason: 'MigrationBlocked' });
+    expect(degraded.message).to.include(
+      'broken (MachineAPI → ClusterAPI: Synchronized=False, FailedToConvertMAPIMachineSetToCAPI)',
+    );
+    expect(degraded.message).to.include('more than 15m').and.include('spec.authoritativeAPI back');
+    // Named once, as a blocked migration, not also as an unsynchronized MachineSet.
+    expect(degraded.message).to.not.include('been Synchronized=False');
+    expect(condition(f, 'Progressing')).to.include({ status: 'False', reason: 'AsExpected' });
+    expect(condition(f, 'Upgradeable')).to.include({ status: 'True', reason: 'AsExpected' });
+  });
+
+  it('a migration request held by its Machines beyond the threshold is Degraded with that reason', () => {
+    const held = machineSet(
+      'held',
+      { status: 'True', reason: 'ResourceSynchronized', since: NOW },
+      {
+        spec: 'ClusterAPI',
+        status: 'MachineAPI',
+        migration: {
+          status: 'True',
+          reason: 'MachinesNotMirrored',
+          since: new Date(NOW.getTime() - 20 * MINUTE),
+        },
+      },
+    );
+    const f = facts({ machineSets: [held] });
+    expect(condition(f, 'Degraded')).to.include({ status: 'True', reason: 'MigrationBlocked' });
+    expect(condition(f, 'Degraded').message).to.include(
+      'held (MachineAPI → ClusterAPI: MigrationProgressing=True, MachinesNotMirrored)',
+    );
+    expect(condition(f, 'Progressing')).to.include({ status: 'False' });
+    expect(condition(f, 'Upgradeable')).to.include({ status: 'True' });
+  });
+
+  it('a migration request the sync is still catching up with is neither a migration nor Degraded', () => {
+    const requested = machineSet(
+      'requested',
+      { status: 'True', reason: 'ResourceSynchronized', since: NOW },
+      {
+        spec: 'ClusterAPI',
+        status: 'MachineAPI',
+        generation: 3,
+        synchronizedGeneration: 2,
+        migration: { status: 'True', reason: 'WaitingForSynchronization', since: NOW },
+      },
+    );
+    const f = facts({ machineSets: [requested] });
+    expect(condition(f, 'Progressing')).to.include({ status: 'True', reason: 'Synchronizing' });
+    expect(condition(f, 'Degraded')).to.include({ status: 'False' });
+    expect(condition(f, 'Upgradeable')).to.include({ status: 'True' });
   });
 
   it('caches not synced: not Available', () => {
