@@ -1,13 +1,36 @@
 // The controller's own API client: JSON over one keep-alive connection pool to the API server.
 // client-node's generated clients open a fresh connection (and TLS handshake) per request and
 // load every API model on import (~70 MiB); a controller that makes thousands of small writes
-// needs neither. Every request is bounded in time, from authentication to the last body byte.
+// needs neither. Every request is bounded in time, from authentication to the last body byte,
+// retries included: like client-go, a request is sent again when the server asks for it
+// (429 or 5xx with Retry-After), and once when a reused keep-alive socket turns out to be closed
+// before any answer came. Watches (`stream`) are never retried here; their informer restarts them.
 import http from 'node:http';
 import https from 'node:https';
 import type { ClusterAccess } from './cluster-access.js';
 
 /** What every API request may take unless told otherwise (the --request-timeout default). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * How long a kept-alive connection may stay idle in the pool before we close it: below the API
+ * server's own idle timeout (90 s, k8s.io/apiserver's secure serving), so that the server never
+ * closes a socket under a request we are sending on it.
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 60_000;
+
+/** client-go's default: a request answered with Retry-After is sent again at most 10 times. */
+export const DEFAULT_MAX_RETRIES = 10;
+
+/** The longest wait a Retry-After answer may impose on one retry (the server's ask is capped). */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 10_000;
+
+/**
+ * Methods whose repetition has the effect of one request (RFC 9110, 9.2.2): sent again when the
+ * socket was reset before an answer, even though the server may have processed the first one.
+ * POST and PATCH are not: they are sent again only when the server asks for it (Retry-After).
+ */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** The error a request fails with when it ran out of time. */
 export class RequestTimeoutError extends Error {
@@ -54,6 +77,12 @@ export interface KubeClientOptions {
    * writes after it (the part before '/').
    */
   userAgent?: string;
+  /** How often a request answered 429/5xx with Retry-After is sent again (default 10). */
+  maxRetries?: number;
+  /** The longest wait for one retry, whatever Retry-After says (default 10 s). */
+  maxRetryWaitMs?: number;
+  /** How long an idle kept-alive socket stays in the pool (default 60 s; keep it below 90 s). */
+  idleSocketTimeoutMs?: number;
 }
 
 export class KubeClient {
@@ -61,6 +90,8 @@ export class KubeClient {
   readonly timeoutMs: number;
   private readonly agent: http.Agent;
   private readonly userAgent: string;
+  private readonly maxRetries: number;
+  private readonly maxRetryWaitMs: number;
 
   constructor(
     private readonly access: ClusterAccess,
@@ -73,11 +104,20 @@ export class KubeClient {
     this.timeoutMs = timeoutMs;
     this.server = access.server;
     this.userAgent = options.userAgent ?? 'mapi-capi-sync';
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     const { ca, cert, key, rejectUnauthorized, servername } = access.tls;
+    // `timeout` closes a socket idle in the pool (Node's agent sets it when a socket is freed); on
+    // a socket in use it only emits 'timeout', which nothing here acts on: requests have their
+    // own deadline, and a quiet watch stays open.
+    const pool = {
+      keepAlive: true,
+      timeout: options.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS,
+    };
     this.agent = access.server.startsWith('http:')
-      ? new http.Agent({ keepAlive: true })
+      ? new http.Agent(pool)
       : new https.Agent({
-          keepAlive: true,
+          ...pool,
           rejectUnauthorized,
           ...(ca ? { ca } : {}),
           ...(cert ? { cert } : {}),
@@ -86,19 +126,55 @@ export class KubeClient {
         });
   }
 
-  /** One request; resolves to the parsed JSON answer (undefined for an empty one). */
+  /**
+   * One request; resolves to the parsed JSON answer (undefined for an empty one). Sent again,
+   * within the same time budget, when the server answers 429 or 5xx with Retry-After (at most
+   * `maxRetries` times, each wait capped), and once when a reused socket is reset before any
+   * answer and the method is idempotent.
+   */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const deadline = this.deadline(method, path, options.timeoutMs, options.signal);
     try {
-      const response = await this.open(method, path, options, deadline.signal);
-      const text = await readBody(response);
-      const status = response.statusCode ?? 0;
-      if (status < 200 || status >= 300) throw new ApiError(status, text, method, path);
-      if (!text) return undefined as T;
-      try {
-        return JSON.parse(text) as T;
-      } catch (err) {
-        throw new Error(`${method} ${path}: the answer is not JSON`, { cause: err });
+      let retries = 0;
+      let resetRetried = false;
+      for (;;) {
+        let response: http.IncomingMessage;
+        try {
+          response = await this.open(method, path, options, deadline.signal);
+        } catch (err) {
+          if (err instanceof ResetBeforeAnswer) {
+            if (!resetRetried && IDEMPOTENT_METHODS.has(method) && !deadline.signal.aborted) {
+              resetRetried = true;
+              continue;
+            }
+            throw err.cause;
+          }
+          throw err;
+        }
+        const text = await readBody(response);
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) {
+          if (!text) return undefined as T;
+          try {
+            return JSON.parse(text) as T;
+          } catch (err) {
+            throw new Error(`${method} ${path}: the answer is not JSON`, { cause: err });
+          }
+        }
+        const error = new ApiError(status, text, method, path);
+        const wait = retryAfterMs(response);
+        if (
+          wait === undefined ||
+          retries >= this.maxRetries ||
+          Math.min(wait, this.maxRetryWaitMs) >= deadline.remainingMs()
+        ) {
+          throw error;
+        }
+        retries += 1;
+        // Aborted while waiting: by the caller, with its reason; by the deadline, with this answer.
+        await delay(Math.min(wait, this.maxRetryWaitMs), deadline.signal, () =>
+          options.signal?.aborted ? toError(options.signal.reason) : error,
+        );
       }
     } catch (err) {
       throw deadline.signal.aborted && !options.signal?.aborted ? deadline.reason(err) : err;
@@ -174,8 +250,20 @@ export class KubeClient {
     const client = url.protocol === 'http:' ? http : https;
     return new Promise<http.IncomingMessage>((resolve, reject) => {
       const request = client.request(url, { method, headers, agent: this.agent, signal: abort });
+      let socket: { bytesRead: number } | undefined;
+      let readBefore = 0;
+      request.on('socket', (s) => {
+        socket = s;
+        readBefore = s.bytesRead;
+      });
       request.on('response', resolve);
-      request.on('error', reject);
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed while this request was on its way: not a byte
+        // of answer came, and a fresh connection may well get one.
+        const reset = err.code === 'ECONNRESET' || err.code === 'EPIPE';
+        const unanswered = request.reusedSocket && socket?.bytesRead === readBefore;
+        reject(reset && unanswered && !abort.aborted ? new ResetBeforeAnswer(err) : err);
+      });
       request.end(payload);
     });
   }
@@ -191,8 +279,10 @@ export class KubeClient {
     const onOuter = (): void => controller.abort(outer?.reason);
     outer?.addEventListener('abort', onOuter, { once: true });
     if (outer?.aborted) controller.abort(outer.reason);
+    const end = Date.now() + timeoutMs;
     return {
       signal: controller.signal,
+      remainingMs: () => end - Date.now(),
       reason: (cause) => new RequestTimeoutError(method, path, timeoutMs, { cause }),
       clear: () => {
         clearTimeout(timer);
@@ -204,8 +294,45 @@ export class KubeClient {
 
 interface Deadline {
   signal: AbortSignal;
+  /** What is left of the budget, in ms. */
+  remainingMs(): number;
   reason(cause: unknown): Error;
   clear(): void;
+}
+
+/** A reused socket reset before any answer byte; `cause` is the socket's error. */
+class ResetBeforeAnswer extends Error {
+  constructor(override readonly cause: NodeJS.ErrnoException) {
+    super('reused socket reset before an answer', { cause });
+  }
+}
+
+/**
+ * The wait a 429 or 5xx answer asks for in Retry-After (whole seconds, as client-go reads it),
+ * or undefined when it asks for none: then the answer stands.
+ */
+function retryAfterMs(response: http.IncomingMessage): number | undefined {
+  const status = response.statusCode ?? 0;
+  if (status !== 429 && status < 500) return undefined;
+  const header = response.headers['retry-after'];
+  if (typeof header !== 'string' || !/^\s*\d+\s*$/.test(header)) return undefined;
+  return Number(header) * 1000;
+}
+
+/** Waits `ms`, or rejects with `aborted()` when `signal` aborts first. */
+function delay(ms: number, signal: AbortSignal, aborted: () => Error): Promise<void> {
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
