@@ -105,6 +105,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly watchIdleTimeoutMs: number;
 
   private store = new Map<string, T>();
+  /** Objects we deleted ourselves, by key, until the watch or a list confirms they are gone. */
+  private readonly tombstones = new Map<string, Tombstone>();
   private readonly indexes = new Map<string, StoreIndex<T>>();
   private readonly handlers = new Set<InformerHandler<T>>();
   private resourceVersion = '';
@@ -227,12 +229,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   /**
    * Records the server's answer to our own write ahead of its watch event, so a reconcile that
    * follows sees its own write. Emits nothing (the watch event will) and never moves the watch's
-   * resourceVersion. Ignored when the store holds this version or a newer one, or when the watch
-   * has already passed this version and the object is no longer there (deleted since).
+   * resourceVersion. Ignored when the store holds this version or a newer one, when the watch
+   * has already passed this version and the object is no longer there (deleted since), or when
+   * it is a version of an object we deleted (`remove`).
    */
   upsert(object: T): void {
     const cleaned = this.clean(object);
     const key = objectKey(cleaned);
+    if (this.buried(key, cleaned)) return;
     const rv = cleaned.metadata.resourceVersion;
     const current = this.store.get(key);
     if (current) {
@@ -245,9 +249,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.put(key, cleaned);
   }
 
-  /** Forgets an object we deleted, ahead of its watch event. Emits nothing. */
+  /**
+   * Forgets an object we deleted, ahead of its watch event. Emits nothing. Leaves a tombstone
+   * (the object's uid and resourceVersion), so that a watch event or a list older than the
+   * deletion, still on its way, does not put the object back before its DELETED event arrives.
+   */
   remove(key: string): void {
+    const deleted = this.store.get(key);
     this.forget(key);
+    const { uid, resourceVersion } = deleted?.metadata ?? {};
+    if (uid || resourceVersion) this.tombstones.set(key, { uid, resourceVersion });
   }
 
   /**
@@ -412,6 +423,14 @@ export class Informer<T extends KubeObject = KubeObject> {
       const object = this.clean(item);
       next.set(objectKey(object), object);
     }
+    // A list is news of every object we deleted: one it does not hold is gone (the tombstone
+    // goes), one it holds as it was before our deletion is a snapshot older than the deletion
+    // (the tombstone stays until the watch from this list delivers the DELETED event).
+    for (const key of [...this.tombstones.keys()]) {
+      const listed = next.get(key);
+      if (listed && this.buried(key, listed)) next.delete(key);
+      else this.tombstones.delete(key);
+    }
     const previous = this.store;
     // An object newer than the list can only be the server's answer to our own write, made
     // while the list was on its way (`upsert`): the list does not know it yet; keep it.
@@ -532,6 +551,8 @@ export class Informer<T extends KubeObject = KubeObject> {
         const key = objectKey(object);
         const old = this.store.get(key);
         this.advance(object);
+        // A version of an object we deleted, delivered late: it stays deleted.
+        if (this.buried(key, object)) return undefined;
         // The store may already hold a newer version: the server's answer to our own write.
         if (old && isOlder(object, old)) return undefined;
         this.put(key, object);
@@ -543,6 +564,10 @@ export class Informer<T extends KubeObject = KubeObject> {
         const key = objectKey(object);
         const old = this.store.get(key);
         this.advance(object);
+        const tombstone = this.tombstones.get(key);
+        if (tombstone && !(otherObject(tombstone, object) && !isNewer(object, tombstone))) {
+          this.tombstones.delete(key);
+        }
         // A newer object under this key (our own create, after this deletion) stays.
         if (old && isOlder(object, old)) return undefined;
         this.forget(key);
@@ -572,6 +597,29 @@ export class Informer<T extends KubeObject = KubeObject> {
       default:
         throw new Error(`unexpected watch event type ${JSON.stringify(event.type)}`);
     }
+  }
+
+  /**
+   * Whether `object` is a version of the object we deleted under `key`: the same uid (when both
+   * are known; else a resourceVersion no newer than the deleted one). A uid never comes back, so
+   * no version of it but its DELETED event can be news. Another object under the key, or a newer
+   * version, ends the tombstone.
+   */
+  private buried(key: string, object: T): boolean {
+    const tombstone = this.tombstones.get(key);
+    if (!tombstone) return false;
+    const { uid } = object.metadata;
+    if (tombstone.uid && uid) {
+      if (tombstone.uid === uid) return true;
+    } else {
+      const order = compareResourceVersions(
+        object.metadata.resourceVersion,
+        tombstone.resourceVersion,
+      );
+      if (order !== undefined && order <= 0) return true;
+    }
+    this.tombstones.delete(key);
+    return false;
   }
 
   private put(key: string, object: T): void {
@@ -748,6 +796,24 @@ function compareResourceVersions(a: string | undefined, b: string | undefined): 
   const x = BigInt(a);
   const y = BigInt(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** What we remember of an object we deleted ourselves. */
+interface Tombstone {
+  uid?: string | undefined;
+  resourceVersion?: string | undefined;
+}
+
+/** True when both uids are known and differ: another object under the same name. */
+function otherObject(tombstone: Tombstone, object: KubeObject): boolean {
+  return !!tombstone.uid && !!object.metadata.uid && tombstone.uid !== object.metadata.uid;
+}
+
+/** True unless `object` is known to be no newer than the tombstone's version. */
+function isNewer(object: KubeObject, tombstone: Tombstone): boolean {
+  return (
+    (compareResourceVersions(object.metadata.resourceVersion, tombstone.resourceVersion) ?? 1) > 0
+  );
 }
 
 /** True when `a` is known to be an older version than `b`; unknown order counts as newer. */

@@ -95,6 +95,11 @@ function machineSet(name: string, resourceVersion: string, replicas = 1): KubeOb
   } as KubeObject;
 }
 
+/** The same MachineSet with a uid: one incarnation of the name. */
+function withUid(object: KubeObject, uid: string): KubeObject {
+  return { ...object, metadata: { ...object.metadata, uid } };
+}
+
 function bookmark(resourceVersion: string): unknown {
   return {
     kind: 'MachineSet',
@@ -655,6 +660,81 @@ describe('Informer', () => {
       expect(events).to.deep.equal(['add ns/a@5']);
       transport.lastWatch().emit('DELETED', machineSet('a', '11'));
       expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@11']);
+    });
+  });
+
+  describe('tombstones of our own deletions', () => {
+    const a = (rv: string, uid = 'uid-a', replicas = 1) =>
+      withUid(machineSet('a', rv, replicas), uid);
+
+    it('a late event of an object we deleted does not bring it back; its DELETED event still comes', async () => {
+      await startSynced([a('5')]);
+      informer.upsert(a('12', 'uid-a', 2)); // the answer to our patch
+      informer.remove('ns/a'); // then our DELETE
+      const watch = transport.lastWatch();
+      watch.emit('MODIFIED', a('12', 'uid-a', 2)); // our patch's own event, delivered late
+      expect(informer.get('ns/a'), 'still deleted').to.equal(undefined);
+      watch.emit('MODIFIED', a('13', 'uid-a', 3)); // someone's change just before our DELETE
+      expect(informer.get('ns/a'), 'a uid does not come back').to.equal(undefined);
+      expect(events).to.deep.equal(['add ns/a@5']);
+      watch.emit('DELETED', a('14'));
+      expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@14']);
+      // Created again: a new object under the name is stored as usual.
+      watch.emit('ADDED', a('15', 'uid-a2'));
+      expect(informer.get('ns/a')?.metadata.uid).to.equal('uid-a2');
+      expect(events.at(-1)).to.equal('add ns/a@15');
+    });
+
+    it('ends with another object under the name, from the watch or from our own create', async () => {
+      await startSynced([a('5')]);
+      informer.remove('ns/a');
+      informer.upsert(a('4')); // a stale answer of the deleted object
+      expect(informer.get('ns/a')).to.equal(undefined);
+      informer.upsert(a('20', 'uid-a2')); // our create of the new one
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('20');
+      informer.remove('ns/a');
+      transport.lastWatch().emit('ADDED', a('25', 'uid-a3')); // someone else's create
+      expect(informer.get('ns/a')?.metadata.uid).to.equal('uid-a3');
+      transport.lastWatch().emit('MODIFIED', a('26', 'uid-a3'));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('26');
+    });
+
+    it('without uids, compares resourceVersions: older or equal stays deleted, newer ends it', async () => {
+      await startSynced([machineSet('a', '5')]);
+      informer.upsert(machineSet('a', '12'));
+      informer.remove('ns/a');
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '12'));
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '9'));
+      expect(informer.get('ns/a')).to.equal(undefined);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '30'));
+      expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('30');
+    });
+
+    it('a relist older than our deletion does not bring it back; a later one ends the tombstone', async () => {
+      await startSynced([a('5'), machineSet('b', '6')]);
+      informer.remove('ns/a');
+      const relist = async (): Promise<void> => {
+        const lists = transport.lists.length;
+        transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
+        await clock.advance(200); // the watch of a fresh list delivered nothing: backoff
+        expect(transport.lists.length, 'relisting').to.equal(lists + 1);
+      };
+      await relist();
+      transport.lastList().resolve({ items: [a('5'), machineSet('b', '6')], resourceVersion: '8' });
+      await flush();
+      expect(informer.get('ns/a'), 'the list predates our DELETE').to.equal(undefined);
+      transport.lastWatch().emit('MODIFIED', a('7'));
+      expect(informer.get('ns/a')).to.equal(undefined);
+      transport.lastWatch().emit('DELETED', a('9'));
+      expect(events.at(-1)).to.equal('delete ns/a@9');
+
+      informer.remove('ns/b');
+      await relist();
+      transport.lastList().resolve({ items: [], resourceVersion: '12' });
+      await flush();
+      // The list knew it gone; the tombstone went with it, so a new b without uid is stored.
+      transport.lastWatch().emit('ADDED', machineSet('b', '6'));
+      expect(informer.get('ns/b')?.metadata.resourceVersion).to.equal('6');
     });
   });
 
