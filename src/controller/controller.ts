@@ -40,14 +40,19 @@ import { MachineReconciler, owningMachineSetName } from './machine-reconciler.js
 import {
   infrastructureResource,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
+  MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
   Reconciler,
   TEMPLATES_BY_NAME_PREFIX,
   TEMPLATES_BY_SOURCE,
   templateNamePrefixOf,
+  templateRef,
   templateSourceOf,
+  templatesOf,
   type ObjectCache,
   type ReconcilerOptions,
 } from './reconciler.js';
+
+export { templateRef, templatesOf };
 import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -105,24 +110,29 @@ const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
 const machineName = (key: string) =>
   key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
 
-/** The index of CAPI MachineSets by the template they point at (templateRef). */
-const BY_TEMPLATE = 'template';
-
-/** A template's value in the BY_TEMPLATE index. */
-export const templateRef = (kind: string, name: string) => `${kind}/${name}`;
-
 /** A Machine's values in the BY_MACHINE_SET index: its controlling MachineSet of that group. */
 export function machineSetOf(machine: KubeObject, groupPrefix: string): string[] {
   const name = owningMachineSetName(machine, groupPrefix);
   return name === undefined ? [] : [name];
 }
 
-/** A CAPI MachineSet's values in the BY_TEMPLATE index: the template its Machines are made from. */
-export function templatesOf(machineSet: CapiMachineSet): string[] {
-  // Index functions run on every change of the store: whatever the object, they must not throw.
-  const ref = (machineSet.spec as CapiMachineSet['spec'] | undefined)?.template?.spec
-    ?.infrastructureRef;
-  return ref?.name ? [templateRef(ref.kind, ref.name)] : [];
+/**
+ * The templates a change of a CAPI MachineSet stopped pointing at: it points elsewhere now, or it
+ * is being deleted or gone.
+ */
+export function templatesReleased(
+  before: CapiMachineSet | undefined,
+  after: CapiMachineSet | undefined,
+): { kind: string; name: string }[] {
+  const live = (ms: CapiMachineSet | undefined) =>
+    ms && !ms.metadata.deletionTimestamp ? templatesOf(ms) : [];
+  const still = new Set(live(after));
+  return live(before)
+    .filter((ref) => !still.has(ref))
+    .map((ref) => {
+      const slash = ref.indexOf('/');
+      return { kind: ref.slice(0, slash), name: ref.slice(slash + 1) };
+    });
 }
 
 /** What a MachineSet's plan (the handshake) reads of one of its Machines. */
@@ -258,6 +268,14 @@ export function startController(options: ControllerOptions): RunningController {
   capiMachineSets.on((e) => {
     queue.add(e.object.metadata.name);
     addMachinesOf(e.object.metadata.name);
+    // A template of ours it stopped using: the MachineSet that made it may delete it now.
+    const before = e.type === 'add' ? undefined : e.type === 'update' ? e.old : e.object;
+    const after = e.type === 'delete' ? undefined : e.object;
+    for (const { kind, name } of templatesReleased(before, after)) {
+      const template = templateInformers.get(kind)?.get(capiNamespace, name);
+      const source = template?.metadata.annotations?.[SOURCE_ANNOTATION];
+      if (source && source !== e.object.metadata.name) queue.add(source);
+    }
   });
   // A Machine wakes itself, and its MachineSet when something the MachineSet's plan reads of it
   // changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of that).

@@ -25,6 +25,7 @@ import { planNext, type Observed } from '../sync/plan.js';
 import type { ReportingObject } from '../sync/report.js';
 import { Reason } from '../sync/conditions.js';
 import type { Step } from '../sync/steps.js';
+import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/templates.js';
 import {
   StepReconciler,
   type RefusalReasons,
@@ -76,6 +77,19 @@ export const TEMPLATES_BY_SOURCE = 'source';
 export const TEMPLATES_BY_NAME_PREFIX = 'namePrefix';
 /** Index of Machines by the name of the MachineSet that controls them. */
 export const MACHINES_BY_MACHINE_SET = 'machineSet';
+/** Index of CAPI MachineSets by the template they point at (templateRef). */
+export const MACHINE_SETS_BY_TEMPLATE = 'template';
+
+/** A template's value in the MACHINE_SETS_BY_TEMPLATE index. */
+export const templateRef = (kind: string, name: string) => `${kind}/${name}`;
+
+/** A CAPI MachineSet's values in the MACHINE_SETS_BY_TEMPLATE index: the template its Machines are made from. */
+export function templatesOf(machineSet: CapiMachineSet): string[] {
+  // Index functions run on every change of the store: whatever the object, they must not throw.
+  const ref = (machineSet.spec as CapiMachineSet['spec'] | undefined)?.template?.spec
+    ?.infrastructureRef;
+  return ref?.name ? [templateRef(ref.kind, ref.name)] : [];
+}
 
 export const templateSourceOf = (template: MachineTemplate): string[] => {
   const source = template.metadata.annotations?.[SOURCE_ANNOTATION];
@@ -120,6 +134,28 @@ export function templatesFor(
     found.set(template.metadata.name, template);
   }
   return [...found.values()];
+}
+
+/**
+ * The CAPI MachineSets that point at each of MachineSet `name`'s own templates, by template name,
+ * through the index when there is one.
+ */
+export function templateUsersOf(
+  machineSets: ObjectCache<CapiMachineSet>,
+  templates: MachineTemplate[],
+  name: string,
+): TemplateUsers {
+  const users: Record<string, CapiMachineSet[]> = {};
+  for (const template of ourTemplates(templates, name)) {
+    const found = machineSets.byIndex
+      ? machineSets.byIndex(
+          MACHINE_SETS_BY_TEMPLATE,
+          templateRef(template.kind, template.metadata.name),
+        )
+      : machineSets.list();
+    users[template.metadata.name] = found.filter((ms) => pointsAt(ms, template));
+  }
+  return users;
 }
 
 /** The Machines MachineSet `name` (uid `uid`) controls, through the index when there is one. */
@@ -172,13 +208,15 @@ export class Reconciler extends StepReconciler<Observed> {
     const clusterName = infrastructure?.status?.infrastructureName;
     const mapi = caches.mapiMachineSets.get(`${mapiNamespace}/${name}`);
     const mirror = caches.capiMachineSets.get(`${capiNamespace}/${name}`);
+    const templates = templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [];
     return {
       mapiNamespace,
       capiNamespace,
       name,
       mapi,
       mirror,
-      templates: templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [],
+      templates,
+      templateUsers: templateUsersOf(caches.capiMachineSets, templates, name),
       cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
       infrastructure,
       converter,

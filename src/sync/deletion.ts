@@ -66,7 +66,7 @@ export function planMapiDeletion(o: Observed, mapi: MapiMachineSet): Step {
     );
     if (release) return release;
   } else if (machineApi) {
-    const stale = planStaleTemplates(o.templates, o.name, undefined, undefined);
+    const stale = planStaleTemplates(o.templates, o.name, undefined, undefined, o.templateUsers);
     if (stale) return stale;
   }
   return (
@@ -127,5 +127,8 @@ export function planWithoutMapi(o: Observed): Step {
       ) ?? done('no MAPI machine set; the CAPI machine set is not ours to manage')
     );
   }
-  return planStaleTemplates(o.templates, o.name, undefined, undefined) ?? done('nothing to do');
+  return (
+    planStaleTemplates(o.templates, o.name, undefined, undefined, o.templateUsers) ??
+    done('nothing to do')
+  );
 }

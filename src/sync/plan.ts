@@ -42,7 +42,7 @@ import {
   type EventSpec,
   type Step,
 } from './steps.js';
-import { planStaleTemplates } from './templates.js';
+import { planStaleTemplates, type TemplateUsers } from './templates.js';
 
 export type { EventSpec, Step } from './steps.js';
 export { formatFieldErrors } from './report.js';
@@ -55,6 +55,12 @@ export interface Observed {
   mirror?: CapiMachineSet;
   /** Every machine template of the platform's kind in the CAPI namespace. */
   templates: MachineTemplate[];
+  /**
+   * The CAPI MachineSets that point at our templates (of `templates`), by template name: a
+   * template of ours that one of them still uses is not deleted. Absent: only the mirror is
+   * known to use any.
+   */
+  templateUsers?: TemplateUsers;
   /** The CAPI Cluster named after the infrastructure name, when it exists. */
   cluster?: KubeObject;
   infrastructure?: Infrastructure;
@@ -305,7 +311,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
   if (status) return { ...status, failure: Reason.UpdateFailed };
 
   // 5. Templates we created that the mirror no longer uses.
-  const cleanup = planStaleTemplates(o.templates, o.name, mirror, templateName);
+  const cleanup = planStaleTemplates(o.templates, o.name, mirror, templateName, o.templateUsers);
   if (cleanup) return cleanup;
 
   // 6. Report success.

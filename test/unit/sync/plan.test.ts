@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MapiMachineSet } from '../../../src/api/types.js';
+import type { CapiMachineSet, MapiMachineSet } from '../../../src/api/types.js';
 import {
   AUTHORITY_ANNOTATION,
   CAPI_MACHINE_SET_FINALIZER,
@@ -122,6 +122,67 @@ describe('plan', () => {
       changeSize(world, 'huge');
       world.converge();
       expect(world.templates.map((t) => t.metadata.name)).to.include('hand-made');
+    });
+
+    it('deletes an old template of ours that Cluster API made its Cluster an owner of, after a round trip', () => {
+      const world = new World(mapiMachineSet());
+      world.mapi!.spec.authoritativeAPI = 'MachineAPI';
+      world.cluster = {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Cluster',
+        metadata: { name: 'demo-abc12', namespace: CAPI_NS, uid: 'cluster-uid' },
+      };
+      world.migration = true;
+      world.converge();
+      const old = world.templates[0]!.metadata.name;
+      const wish = (authority: 'MachineAPI' | 'ClusterAPI') => {
+        world.mapi!.spec.authoritativeAPI = authority;
+        world.mapi!.metadata.generation! += 1;
+        world.othersAct();
+        world.converge();
+        expect(world.mapi?.status?.authoritativeAPI).to.equal(authority);
+      };
+      wish('ClusterAPI');
+      // While it is authoritative, Cluster API makes its Cluster an owner of the template.
+      world.templates[0]!.metadata.ownerReferences!.push({
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Cluster',
+        name: 'demo-abc12',
+        uid: 'cluster-uid',
+      });
+      wish('MachineAPI');
+      expect(world.templates.map((t) => t.metadata.name)).to.deep.equal([old]);
+      changeSize(world, 'huge');
+      world.converge();
+      const current = world.mirror?.spec.template.spec.infrastructureRef.name;
+      expect(current).to.not.equal(old);
+      expect(world.templates.map((t) => t.metadata.name)).to.deep.equal([current]);
+    });
+
+    it('keeps an old template of ours while another live CAPI MachineSet points at it, then deletes it', () => {
+      const world = new World(mapiMachineSet());
+      world.converge();
+      const old = world.templates[0]!;
+      const borrower = {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineSet',
+        metadata: { name: 'hand-made-set', namespace: CAPI_NS, uid: 'borrower-uid' },
+        spec: structuredClone(world.mirror!.spec),
+      } as CapiMachineSet;
+      world.otherMachineSets.push(borrower);
+      changeSize(world, 'huge');
+      world.converge();
+      const current = world.mirror?.spec.template.spec.infrastructureRef.name;
+      expect(world.templates.map((t) => t.metadata.name).sort()).to.deep.equal(
+        [old.metadata.name, current].sort(),
+      );
+      const kept = world.templates.find((t) => t.metadata.name === old.metadata.name)!;
+      expect(kept.metadata.ownerReferences ?? [], 'released by our mirror').to.deep.equal([]);
+      expect(world.converge(), 'settled while it is in use').to.have.length(0);
+      // Being deleted, that MachineSet no longer holds the template.
+      borrower.metadata.deletionTimestamp = NOW;
+      world.converge();
+      expect(world.templates.map((t) => t.metadata.name)).to.deep.equal([current]);
     });
 
     it('does not write mirror status while MAPI status lags its generation', () => {

@@ -15,6 +15,7 @@ import { planMigration } from '../../../src/migration/plan.js';
 import { planNext, type Observed, type Step } from '../../../src/sync/plan.js';
 import isEqual from 'lodash/isEqual.js';
 import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
+import { pointsAt } from '../../../src/sync/templates.js';
 import { applyPatch } from '../../support/patch.js';
 
 export const MAPI_NS = 'openshift-machine-api';
@@ -156,6 +157,8 @@ export class World {
   migration = false;
   /** The MachineSet's Machines; none when unset. */
   machines?: MachinesModel;
+  /** Other CAPI MachineSets in the CAPI namespace (someone else's), which may use our templates. */
+  otherMachineSets: CapiMachineSet[] = [];
   private counter = 0;
 
   constructor(mapi?: MapiMachineSet) {
@@ -170,6 +173,14 @@ export class World {
       mapi: this.mapi,
       mirror: this.mirror,
       templates: this.templates,
+      templateUsers: Object.fromEntries(
+        this.templates.map((t) => [
+          t.metadata.name,
+          [...(this.mirror ? [this.mirror] : []), ...this.otherMachineSets].filter((ms) =>
+            pointsAt(ms, t),
+          ),
+        ]),
+      ),
       cluster: this.cluster,
       infrastructure: this.infrastructure,
       converter: this.converter,
