@@ -290,9 +290,10 @@ describe('next to Cluster API’s controllers and webhooks', function () {
   it('reports a mirror refused by Cluster API’s webhook on the MAPI MachineSet, once, and leaves nothing ownerless', async () => {
     const c = await startWithClusterApi();
     const body = awsMachineSet('refused', c.mapiNamespace);
-    // No user data secret: Cluster API's MachineSet webhook requires a bootstrap data secret.
-    delete (body.spec.template!.spec!.providerSpec!.value as { userDataSecret?: unknown })
-      .userDataSecret;
+    // A taint Cluster API's MachineSet webhook refuses on workers (deprecated since 1.24).
+    body.spec.template!.spec!.taints = [
+      { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' },
+    ];
     await createMapi(c, body);
     const refused = await eventually(
       async () => {
@@ -305,7 +306,7 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       },
       { timeoutMs: 60_000 },
     );
-    expect(synchronized(refused)?.message).to.contain('spec.template.spec.bootstrap');
+    expect(synchronized(refused)?.message).to.contain('spec.template.spec.taints[0].key');
     expect(await getCapi(c, 'refused')).to.equal(undefined);
     expect(await templates(c), 'no ownerless template').to.deep.equal([]);
 
@@ -329,11 +330,7 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       namespace: c.mapiNamespace,
       name: 'refused',
       body: [
-        {
-          op: 'add',
-          path: '/spec/template/spec/providerSpec/value/userDataSecret',
-          value: { name: 'worker-user-data' },
-        },
+        { op: 'remove', path: '/spec/template/spec/taints' },
       ],
     });
     await waitMirrored(c, 'refused');
