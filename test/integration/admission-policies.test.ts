@@ -222,7 +222,7 @@ describe('admission policies', function () {
     };
     const person = adminConfig();
     const scale = { spec: { replicas: 3 } };
-    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, scale));
+    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, scale, true));
     expect(denied).to.contain(
       "ValidatingAdmissionPolicy 'mapi-capi-sync-cluster-api-machine-set-mirror",
     );
@@ -513,7 +513,9 @@ describe('admission policies', function () {
       name,
     };
     const failureDomain = { spec: { failureDomain: 'us-east-1b' } };
-    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, failureDomain));
+    const denied = await refusedOnceInEffect(() =>
+      mergePatchAs(person, mirror, failureDomain, true),
+    );
     expect(denied).to.contain('mapi-capi-sync-cluster-api-machine-mirror');
     expect(denied).to.contain(
       `Machine ${name} is a paused mirror of the Machine API Machine of the same name (status.authoritativeAPI: MachineAPI)`,

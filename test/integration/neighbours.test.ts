@@ -329,9 +329,7 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       ...MAPI,
       namespace: c.mapiNamespace,
       name: 'refused',
-      body: [
-        { op: 'remove', path: '/spec/template/spec/taints' },
-      ],
+      body: [{ op: 'remove', path: '/spec/template/spec/taints' }],
     });
     await waitMirrored(c, 'refused');
   });

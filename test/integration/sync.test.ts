@@ -320,7 +320,13 @@ describe('sync controller (AWS)', function () {
       expect(c.reconciler.completed).to.be.at.least(resync + 2);
     });
     expect((await getMirror(c, 'migrating'))?.spec).to.deep.equal(mirrorBefore?.spec);
-    expect(synchronized(await getMapi(c, 'migrating'))).to.deep.equal(conditionBefore);
+    // machine-api-operator rewrites the conditions list in its own form (an empty severity
+    // omitted): the same condition, not a write of ours
+    const normalized = (c: ReturnType<typeof synchronized>) =>
+      c && { ...c, severity: c.severity ?? '' };
+    expect(normalized(synchronized(await getMapi(c, 'migrating')))).to.deep.equal(
+      normalized(conditionBefore),
+    );
   });
 
   it('never recreates a deleted authoritative CAPI MachineSet; its MAPI mirror follows it', async () => {
