@@ -59,6 +59,15 @@ export const IDENTITIES = {
 } as const;
 export type IdentityName = keyof typeof IDENTITIES;
 
+/**
+ * The label of an object machine-api-operator's admission webhooks never saw: created while they
+ * were down or before they existed. Their registration leaves out objects carrying it set to
+ * "true" (an objectSelector), so that tests can create the bad input a cluster may hold (the
+ * webhooks' failurePolicy is Ignore, and objects may predate them) and that the controller must
+ * report.
+ */
+export const UNADMITTED_LABEL = 'test.mapi-capi-sync/unadmitted';
+
 /** Which identity each neighbour runs as (the providers' webhooks are Cluster API's). */
 const NEIGHBOUR_IDENTITY: Record<NeighbourName, IdentityName> = {
   'cluster-api': 'cluster-api',

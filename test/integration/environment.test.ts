@@ -23,7 +23,11 @@ const AWS_TEMPLATES = {
   plural: 'awsmachinetemplates',
 };
 
-function mapiMachineSet(name: string): object {
+/**
+ * A MAPI MachineSet as a person may write it: an AWS providerSpec with only its AMI, the rest
+ * left to machine-api-operator's defaulting webhook (the control plane's platform is AWS).
+ */
+function mapiMachineSet(name: string, providerSpec: object = { ami: { id: AMI } }): MapiBody {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
@@ -33,10 +37,33 @@ function mapiMachineSet(name: string): object {
       selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
       template: {
         metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name } },
-        spec: { providerSpec: {} },
+        spec: {
+          providerSpec: {
+            value: {
+              apiVersion: 'machine.openshift.io/v1beta1',
+              kind: 'AWSMachineProviderConfig',
+              ...providerSpec,
+            },
+          },
+        },
       },
     },
   };
+}
+
+const AMI = 'ami-0abcdef1234567890';
+
+interface MapiBody {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: {
+    replicas?: number;
+    template?: {
+      metadata?: object;
+      spec?: { providerSpec?: { value?: Record<string, unknown> } };
+    };
+  } & Record<string, unknown>;
 }
 
 function capiMachineSet(name: string, clusterName?: string): object {
@@ -417,7 +444,7 @@ describe('the neighbouring controllers and webhooks', () => {
     const namespace = await testNamespace('env');
     const api = adminConfig().makeApiClient(CustomObjectsApi);
     const name = uniqueName('ms');
-    const body = mapiMachineSet(name) as { metadata: object; spec: object };
+    const body = mapiMachineSet(name);
     await api.createNamespacedCustomObject({
       ...MAPI,
       namespace,

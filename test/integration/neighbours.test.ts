@@ -24,6 +24,7 @@ import {
   setInfrastructure,
   startTestController,
   type TestController,
+  unadmitted,
 } from '../support/controller.js';
 
 const api = customObjects;
@@ -289,8 +290,9 @@ describe('next to Cluster API’s controllers and webhooks', function () {
 
   it('reports a mirror refused by Cluster API’s webhook on the MAPI MachineSet, once, and leaves nothing ownerless', async () => {
     const c = await startWithClusterApi();
-    const body = awsMachineSet('refused', c.mapiNamespace);
     // No user data secret: Cluster API's MachineSet webhook requires a bootstrap data secret.
+    // machine-api-operator's defaulting webhook would fill it in: one it never saw.
+    const body = unadmitted(awsMachineSet('refused', c.mapiNamespace));
     delete (body.spec.template!.spec!.providerSpec!.value as { userDataSecret?: unknown })
       .userDataSecret;
     await createMapi(c, body);
