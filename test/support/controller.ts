@@ -114,11 +114,8 @@ export async function setInfrastructure(
   });
 }
 
-export const DEFAULT_INFRASTRUCTURE = {
-  infrastructureName: 'demo-abc12',
-  platform: 'AWS',
-  platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
-};
+/** The Infrastructure the control plane starts with (AWS, demo-abc12, us-east-1). */
+export { DEFAULT_INFRASTRUCTURE } from '../../hack/control-plane.js';
 
 /**
  * The object, labelled as one machine-api-operator's admission webhooks never saw: created while
