@@ -23,6 +23,7 @@ import {
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
+  unadmitted,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import {
@@ -156,7 +157,8 @@ describe('the ClusterOperator', function () {
       healthy.metadata.resourceVersion,
     );
 
-    const bad = awsMachineSet('bad', ns.mapiNamespace);
+    // machine-api-operator's webhooks refuse it: one they never saw
+    const bad = unadmitted(awsMachineSet('bad', ns.mapiNamespace));
     (bad.spec.template!.spec!.providerSpec!.value as { instanceType: unknown }).instanceType = 42;
     await createMachineSet(ns.mapiNamespace, bad);
     const degraded = await waitConditions(name, {
@@ -297,7 +299,8 @@ describe('the ClusterOperator', function () {
     expect(after?.status?.conditions).to.deep.equal(healthy.status?.conditions);
 
     // And it does report what changes next.
-    const bad = awsMachineSet('bad', ns.mapiNamespace);
+    // machine-api-operator's webhooks refuse it: one they never saw
+    const bad = unadmitted(awsMachineSet('bad', ns.mapiNamespace));
     (bad.spec.template!.spec!.providerSpec!.value as { instanceType: unknown }).instanceType = 42;
     await createMachineSet(ns.mapiNamespace, bad);
     await waitConditions(name, { Degraded: { status: 'True' } });
