@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the controllers and admission webhooks that run next to the control plane (Cluster API
-# core, the infrastructure providers' webhooks, machine-api-operator's MachineSet controller)
-# from the Go modules in hack/neighbours/ into a cache outside the repository, with each upstream
-# module's config/webhook/manifests.yaml beside its binary. One module (and binary) per upstream
+# core, the infrastructure providers' webhooks, machine-api-operator's MachineSet and Machine
+# controllers and webhooks) from the Go modules in hack/neighbours/ into a cache outside the
+# repository, with each upstream module's config/webhook/manifests.yaml beside its binary
+# (machine-api-operator has none: its binary builds its configurations from the module's Go). One module (and binary) per upstream
 # project, as their versions clash; hack/neighbours/serving is what they share.
 # Skipped when the binaries for these exact pins are already built.
 # Prints the directory holding the binaries on its last line.

@@ -3,8 +3,9 @@
 // controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
 // real controllers and admission webhooks that run next to this project's controller in a
 // cluster (its "neighbours": Cluster API core, the AWS, OpenStack and GCP providers' webhooks,
-// machine-api-operator's MachineSet and Machine controllers), built from their Go modules by
-// hack/build-neighbours.sh from the mains in hack/neighbours/.
+// machine-api-operator's MachineSet and Machine controllers and admission webhooks), built from
+// their Go modules by hack/build-neighbours.sh from the mains in hack/neighbours/, with the
+// cluster-scoped config objects they read (Infrastructure and DNS `cluster`).
 // Used by the test harness (one per test run), the local-cluster command and the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +17,12 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiextensionsV1Api, KubeConfig, loadAllYaml } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  loadAllYaml,
+} from '@kubernetes/client-node';
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -58,6 +64,25 @@ export const IDENTITIES = {
   'mapi-capi-sync': 'system:serviceaccount:openshift-cluster-api:mapi-capi-sync',
 } as const;
 export type IdentityName = keyof typeof IDENTITIES;
+
+/**
+ * The label of an object machine-api-operator's admission webhooks never saw: created while they
+ * were down or before they existed. Their registration leaves out objects carrying it set to
+ * "true" (an objectSelector), so that tests can create the bad input a cluster may hold (the
+ * webhooks' failurePolicy is Ignore, and objects may predate them) and that the controller must
+ * report.
+ */
+export const UNADMITTED_LABEL = 'test.mapi-capi-sync/unadmitted';
+
+/**
+ * The status of the AWS Infrastructure `cluster` the control plane creates when there is none
+ * (machine-api-operator's webhooks cannot start without one, as in a cluster).
+ */
+export const DEFAULT_INFRASTRUCTURE = {
+  infrastructureName: 'demo-abc12',
+  platform: 'AWS',
+  platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
+};
 
 /** Which identity each neighbour runs as (the providers' webhooks are Cluster API's). */
 const NEIGHBOUR_IDENTITY: Record<NeighbourName, IdentityName> = {
@@ -415,7 +440,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ensureRunning('kube-controller-manager'),
     );
 
-    // The neighbours: started after the CRDs they watch and serve webhooks for.
+    // The neighbours: started after the CRDs they watch and serve webhooks for, and after the
+    // config objects they read.
+    if (options.neighbours ?? true) {
+      log('creating the Infrastructure and DNS `cluster` where missing');
+      await ensureClusterConfig(kubeConfig);
+    }
     const neighbours =
       (options.neighbours ?? true)
         ? await startNeighbours({
@@ -477,6 +507,11 @@ interface NeighbourSpec {
   runs: string[];
   /** Serves admission webhooks (and registers them from the module's config/webhook/manifests.yaml). */
   webhooks: boolean;
+  /**
+   * `false`: the module has no config/webhook/manifests.yaml; the binary registers the webhook
+   * configurations the module's Go functions build.
+   */
+  webhookManifests?: false;
   args?: string[];
   /**
    * A dry-run request through the API server whose answer proves that the API server calls this
@@ -624,8 +659,49 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
     runs: [
       'MachineSet controller (MachineAPIMigration feature gate on)',
       'Machine and drain controllers with a cloud-free stand-in actuator (MachineAPIMigration feature gate on)',
+      'MachineSet and Machine defaulting and validating webhooks (built anew when the Infrastructure or DNS changes)',
     ],
-    webhooks: false,
+    webhooks: true,
+    webhookManifests: false,
+    args: [`--unadmitted-label=${UNADMITTED_LABEL}`],
+    webhookCheck: {
+      what: "machine-api-operator's MachineSet webhooks defaulting a dry-run MachineSet",
+      path: '/apis/machine.openshift.io/v1beta1/namespaces/default/machinesets?dryRun=All',
+      body: {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'MachineSet',
+        metadata: { name: 'webhook-check' },
+        spec: {
+          selector: { matchLabels: { check: 'webhook' } },
+          template: {
+            metadata: { labels: { check: 'webhook' } },
+            spec: {
+              providerSpec: {
+                value: {
+                  apiVersion: 'machine.openshift.io/v1beta1',
+                  kind: 'AWSMachineProviderConfig',
+                  ami: { id: 'ami-0webhookcheck' },
+                },
+              },
+            },
+          },
+        },
+      },
+      // the defaulter fills in the user-data Secret (the AWS Infrastructure is created above)
+      answered: (res) =>
+        res.status === 201 &&
+        (
+          JSON.parse(res.body) as {
+            spec?: {
+              template?: {
+                spec?: {
+                  providerSpec?: { value?: { userDataSecret?: { name?: string } } };
+                };
+              };
+            };
+          }
+        ).spec?.template?.spec?.providerSpec?.value?.userDataSecret?.name === 'worker-user-data',
+    },
   },
 ];
 
@@ -662,7 +738,9 @@ async function startNeighbours(ctx: NeighbourContext): Promise<Neighbour[]> {
         ? [
             `--webhook-port=${webhookPort}`,
             `--cert-dir=${certDir}`,
-            `--webhook-manifests=${join(neighbourBin, `${spec.name}.webhooks.yaml`)}`,
+            ...(spec.webhookManifests !== false
+              ? [`--webhook-manifests=${join(neighbourBin, `${spec.name}.webhooks.yaml`)}`]
+              : []),
           ]
         : [];
       ctx.launch(
@@ -712,6 +790,59 @@ async function startNeighbours(ctx: NeighbourContext): Promise<Neighbour[]> {
       };
     }),
   );
+}
+
+/**
+ * The Infrastructure `cluster` (AWS, DEFAULT_INFRASTRUCTURE) when there is none, and the DNS
+ * `cluster` when there is none: every OpenShift cluster has both, and machine-api-operator's
+ * webhooks read them.
+ */
+async function ensureClusterConfig(kubeConfig: KubeConfig): Promise<void> {
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const config = { group: 'config.openshift.io', version: 'v1' };
+  const isConflict = (err: unknown): boolean => (err as { code?: number }).code === 409;
+  try {
+    const created = (await api.createClusterCustomObject({
+      ...config,
+      plural: 'infrastructures',
+      body: {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'Infrastructure',
+        metadata: { name: 'cluster' },
+        spec: { platformSpec: { type: 'AWS' } },
+      },
+    })) as object;
+    await api.replaceClusterCustomObjectStatus({
+      ...config,
+      plural: 'infrastructures',
+      name: 'cluster',
+      body: { ...created, status: DEFAULT_INFRASTRUCTURE },
+    });
+  } catch (err) {
+    if (!isConflict(err)) throw err;
+  }
+  const name = DEFAULT_INFRASTRUCTURE.infrastructureName;
+  try {
+    await api.createClusterCustomObject({
+      ...config,
+      plural: 'dnses',
+      body: {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'DNS',
+        metadata: { name: 'cluster' },
+        spec: {
+          baseDomain: `${name}.example.com`,
+          // a connected cluster: its public zone (machine-api-operator's validator reads it)
+          publicZone: { id: 'Z0000000000LOCAL' },
+          privateZone: {
+            tags: { Name: `${name}-int`, [`kubernetes.io/cluster/${name}`]: 'owned' },
+          },
+        },
+      },
+    });
+  } catch (err) {
+    if (!isConflict(err)) throw err;
+  }
 }
 
 /** Level Metadata for every request; the RequestReceived stage only duplicates the others. */

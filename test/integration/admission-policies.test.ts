@@ -177,6 +177,11 @@ function capiMachineSet(name: string, namespace: string, extra: object = {}) {
   };
 }
 
+/** A providerSpec machine-api-operator's webhooks admit (the installer-style worker's). */
+function awsProviderSpec() {
+  return awsMachineSet('any', 'any').spec.template!.spec!.providerSpec!;
+}
+
 async function namespacesWithPolicies() {
   const mapiNamespace = await testNamespace('mapi');
   const capiNamespace = await testNamespace('capi');
@@ -222,7 +227,7 @@ describe('admission policies', function () {
     };
     const person = adminConfig();
     const scale = { spec: { replicas: 3 } };
-    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, scale));
+    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, scale, true));
     expect(denied).to.contain(
       "ValidatingAdmissionPolicy 'mapi-capi-sync-cluster-api-machine-set-mirror",
     );
@@ -328,7 +333,7 @@ describe('admission policies', function () {
         apiVersion: 'machine.openshift.io/v1beta1',
         kind: 'Machine',
         metadata: { name, namespace: mapiNamespace, finalizers: ['test.mapi-capi-sync/hold'] },
-        spec: { authoritativeAPI: 'ClusterAPI' },
+        spec: { authoritativeAPI: 'ClusterAPI', providerSpec: awsProviderSpec() },
       },
     });
     await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, name, 'ClusterAPI');
@@ -501,7 +506,7 @@ describe('admission policies', function () {
       apiVersion: 'machine.openshift.io/v1beta1',
       kind: 'Machine',
       metadata: { name: machineName, namespace: mapiNamespace },
-      spec: { authoritativeAPI },
+      spec: { authoritativeAPI, providerSpec: awsProviderSpec() },
     });
     expect(await createAs(person, mapiMachine(name, 'MachineAPI'))).to.equal(undefined);
     await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, name, 'MachineAPI');
@@ -513,7 +518,9 @@ describe('admission policies', function () {
       name,
     };
     const failureDomain = { spec: { failureDomain: 'us-east-1b' } };
-    const denied = await refusedOnceInEffect(() => mergePatchAs(person, mirror, failureDomain));
+    const denied = await refusedOnceInEffect(() =>
+      mergePatchAs(person, mirror, failureDomain, true),
+    );
     expect(denied).to.contain('mapi-capi-sync-cluster-api-machine-mirror');
     expect(denied).to.contain(
       `Machine ${name} is a paused mirror of the Machine API Machine of the same name (status.authoritativeAPI: MachineAPI)`,

@@ -27,6 +27,7 @@ import {
   MAPI,
   setInfrastructure,
   startTestController,
+  unadmitted,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { FROM_SOURCE } from '../support/program.js';
@@ -112,7 +113,8 @@ describe('mapi-capi-sync check', function () {
     await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     const c = await startTestController();
     const good = awsMachineSet('good', c.mapiNamespace, { replicas: 0 });
-    const bad = awsMachineSet('ami-arn', c.mapiNamespace, { replicas: 0 });
+    // machine-api-operator's validating webhook refuses a missing ami.id: one it never saw
+    const bad = unadmitted(awsMachineSet('ami-arn', c.mapiNamespace, { replicas: 0 }));
     (bad.spec.template!.spec!.providerSpec!.value as { ami: object }).ami = {
       arn: 'arn:aws:ec2:us-east-1::image/ami-0abcdef1234567890',
     };

@@ -13,17 +13,24 @@ import {
   testNamespace,
   uniqueName,
 } from '../support/cluster.js';
+import { DEFAULT_INFRASTRUCTURE, setInfrastructure, unadmitted } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { gcpFixture } from '../support/fixtures/gcp.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
+const MACHINES = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machines' };
 const AWS_TEMPLATES = {
   group: 'infrastructure.cluster.x-k8s.io',
   version: 'v1beta2',
   plural: 'awsmachinetemplates',
 };
 
-function mapiMachineSet(name: string): object {
+/**
+ * A MAPI MachineSet as a person may write it: an AWS providerSpec with only its AMI, the rest
+ * left to machine-api-operator's defaulting webhook (the control plane's platform is AWS).
+ */
+function mapiMachineSet(name: string, providerSpec: object = { ami: { id: AMI } }): MapiBody {
   return {
     apiVersion: 'machine.openshift.io/v1beta1',
     kind: 'MachineSet',
@@ -33,10 +40,37 @@ function mapiMachineSet(name: string): object {
       selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
       template: {
         metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name } },
-        spec: { providerSpec: {} },
+        spec: {
+          providerSpec: {
+            value: {
+              apiVersion: 'machine.openshift.io/v1beta1',
+              kind: 'AWSMachineProviderConfig',
+              ...providerSpec,
+            },
+          },
+        },
       },
     },
   };
+}
+
+const AMI = 'ami-0abcdef1234567890';
+
+interface MapiBody {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: {
+    replicas?: number;
+    template?: {
+      metadata?: object;
+      spec?: { providerSpec?: { value?: Record<string, unknown> } };
+    };
+  } & Record<string, unknown>;
+}
+
+function providerSpecOf(machineSet: object): Record<string, unknown> {
+  return (machineSet as MapiBody).spec.template?.spec?.providerSpec?.value ?? {};
 }
 
 function capiMachineSet(name: string, clusterName?: string): object {
@@ -417,7 +451,7 @@ describe('the neighbouring controllers and webhooks', () => {
     const namespace = await testNamespace('env');
     const api = adminConfig().makeApiClient(CustomObjectsApi);
     const name = uniqueName('ms');
-    const body = mapiMachineSet(name) as { metadata: object; spec: object };
+    const body = mapiMachineSet(name);
     await api.createNamespacedCustomObject({
       ...MAPI,
       namespace,
@@ -451,5 +485,116 @@ describe('the neighbouring controllers and webhooks', () => {
     await pausedBecause('Migrating', 'True', 'AuthoritativeAPINotMachineAPI');
     await setAuthority('MachineAPI');
     await pausedBecause('MachineAPI', 'False', 'AuthoritativeAPIMachineAPI');
+  });
+
+  describe('machine-api-operator’s admission webhooks', () => {
+    after(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+    it('default a MachineSet a person creates, and refuse one without an AMI id with their own message', async () => {
+      const namespace = await testNamespace('env');
+      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      const created = (await api.createNamespacedCustomObject({
+        ...MAPI,
+        namespace,
+        body: mapiMachineSet(uniqueName('ms')),
+      })) as object;
+      const defaulted = providerSpecOf(created);
+      expect(defaulted.ami).to.deep.equal({ id: AMI });
+      expect(defaulted.userDataSecret).to.deep.equal({ name: 'worker-user-data' });
+      expect(defaulted.credentialsSecret).to.deep.equal({ name: 'aws-cloud-credentials' });
+      // the region from the Infrastructure, an instance type for the control plane's architecture
+      expect(defaulted.placement).to.deep.include({ region: 'us-east-1' });
+      expect(defaulted.instanceType).to.be.a('string').and.not.equal('');
+
+      const arn = { arn: `arn:aws:ec2:us-east-1::image/${AMI}` };
+      const refused = await refusal(
+        api.createNamespacedCustomObject({
+          ...MAPI,
+          namespace,
+          body: mapiMachineSet(uniqueName('ms'), { ami: arn }),
+        }),
+        'a MachineSet whose AMI has no id',
+      );
+      expect(refused.code).to.equal(403);
+      expect(refused.body).to.contain('validation.machineset.machine.openshift.io');
+      expect(refused.body).to.contain('denied the request');
+      expect(refused.body).to.contain('expected providerSpec.ami.id to be populated');
+
+      // One the webhooks never saw is stored as given: neither defaulted nor refused.
+      const unseen = (await api.createNamespacedCustomObject({
+        ...MAPI,
+        namespace,
+        body: unadmitted(mapiMachineSet(uniqueName('ms'), { ami: arn })),
+      })) as object;
+      expect(providerSpecOf(unseen)).to.deep.equal({
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'AWSMachineProviderConfig',
+        ami: arn,
+      });
+    });
+
+    it('label a Machine with the cluster and default its providerSpec, and refuse an invalid one', async () => {
+      const namespace = await testNamespace('env');
+      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      const machine = (name: string, providerSpec: object) => {
+        const template = mapiMachineSet(name, providerSpec).spec.template!;
+        return {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'Machine',
+          metadata: { name },
+          spec: template.spec,
+        };
+      };
+      const created = (await api.createNamespacedCustomObject({
+        ...MACHINES,
+        namespace,
+        body: machine(uniqueName('machine'), { ami: { id: AMI } }),
+      })) as { metadata: { labels?: Record<string, string> } };
+      expect(created.metadata.labels).to.include({
+        'machine.openshift.io/cluster-api-cluster': DEFAULT_INFRASTRUCTURE.infrastructureName,
+      });
+      expect(providerSpecOf({ spec: { template: created } })).to.include.keys(
+        'userDataSecret',
+        'credentialsSecret',
+      );
+
+      const refused = await refusal(
+        api.createNamespacedCustomObject({
+          ...MACHINES,
+          namespace,
+          body: machine(uniqueName('machine'), { ami: { id: AMI }, placement: { tenancy: 'bad' } }),
+        }),
+        'a Machine with an unknown tenancy',
+      );
+      expect(refused.code).to.equal(403);
+      expect(refused.body).to.contain('validation.machine.machine.openshift.io');
+      expect(refused.body).to.contain('providerSpec.tenancy');
+    });
+
+    it('follow the Infrastructure: a switch of platform changes the defaults at once', async () => {
+      const namespace = await testNamespace('env');
+      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      await setInfrastructure(gcpFixture.infrastructure);
+      const body = gcpFixture.machineSet(uniqueName('ms'), namespace);
+      delete providerSpecOf(body).credentialsSecret;
+      const created = (await api.createNamespacedCustomObject({
+        ...MAPI,
+        namespace,
+        body,
+      })) as object;
+      expect(providerSpecOf(created).credentialsSecret).to.deep.equal({
+        name: 'gcp-cloud-credentials',
+      });
+
+      await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+      const aws = (await api.createNamespacedCustomObject({
+        ...MAPI,
+        namespace,
+        body: mapiMachineSet(uniqueName('ms')),
+      })) as object;
+      expect(providerSpecOf(aws).credentialsSecret).to.deep.equal({
+        name: 'aws-cloud-credentials',
+      });
+    });
   });
 });

@@ -30,7 +30,16 @@ function mapiMachineSet(name: string): object {
       selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } },
       template: {
         metadata: { labels: { 'machine.openshift.io/cluster-api-machineset': name } },
-        spec: { providerSpec: {} },
+        // as little as machine-api-operator's webhooks accept: they default the rest
+        spec: {
+          providerSpec: {
+            value: {
+              apiVersion: 'machine.openshift.io/v1beta1',
+              kind: 'AWSMachineProviderConfig',
+              ami: { id: 'ami-0abcdef1234567890' },
+            },
+          },
+        },
       },
     },
   };

@@ -23,6 +23,7 @@ import {
   setInfrastructure,
   startTestController,
   type TestController,
+  unadmitted,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { computeKstatus, stopKstatus } from '../support/kstatus.js';
@@ -159,9 +160,12 @@ async function sampleWhile(
   }
 }
 
-/** A MachineSet that cannot be converted (a GCP providerSpec on AWS): Synchronized=False. */
+/**
+ * A MachineSet that cannot be converted (a GCP providerSpec on AWS): Synchronized=False. One
+ * machine-api-operator's webhooks never saw: they refuse it on AWS.
+ */
 async function createUnconvertible(c: TestController, name: string): Promise<MapiMachineSet> {
-  const wrong = awsMachineSet(name, c.mapiNamespace, { replicas: 0 });
+  const wrong = unadmitted(awsMachineSet(name, c.mapiNamespace, { replicas: 0 }));
   wrong.spec.template!.spec!.providerSpec = {
     value: { apiVersion: 'machine.openshift.io/v1beta1', kind: 'GCPMachineProviderSpec' },
   };

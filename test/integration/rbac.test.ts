@@ -30,6 +30,7 @@ import {
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
+  unadmitted,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { PLATFORM_FIXTURES } from '../support/fixtures/index.js';
@@ -286,7 +287,9 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
       let program = start();
 
       // create → Synchronized=True, the paused mirror and its template (create, adopt)
-      await world.createMapi(awsMachineSet('rbac-a', mapiNamespace));
+      // Later given an AMI by ARN, which machine-api-operator's validating webhook refuses: one
+      // it never saw.
+      await world.createMapi(unadmitted(awsMachineSet('rbac-a', mapiNamespace)));
       await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
       const [firstTemplate] = await world.templates(AWS_TEMPLATES);
       expect(firstTemplate).to.not.equal(undefined);

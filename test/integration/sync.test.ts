@@ -28,6 +28,7 @@ import {
   setInfrastructure,
   startTestController,
   type TestController,
+  unadmitted,
 } from '../support/controller.js';
 
 const api = customObjects;
@@ -320,7 +321,13 @@ describe('sync controller (AWS)', function () {
       expect(c.reconciler.completed).to.be.at.least(resync + 2);
     });
     expect((await getMirror(c, 'migrating'))?.spec).to.deep.equal(mirrorBefore?.spec);
-    expect(synchronized(await getMapi(c, 'migrating'))).to.deep.equal(conditionBefore);
+    // machine-api-operator rewrites the conditions list in its own form (an empty severity
+    // omitted): the same condition, not a write of ours
+    const normalized = (c: ReturnType<typeof synchronized>) =>
+      c && { ...c, severity: c.severity ?? '' };
+    expect(normalized(synchronized(await getMapi(c, 'migrating')))).to.deep.equal(
+      normalized(conditionBefore),
+    );
   });
 
   it('never recreates a deleted authoritative CAPI MachineSet; its MAPI mirror follows it', async () => {
@@ -498,6 +505,8 @@ describe('sync controller (AWS)', function () {
           blockDevices: { ebs: { volumeType: string } }[];
         }
       ).blockDevices[0]!.ebs.volumeType = 'gp3-'.repeat(100_000);
+      // machine-api-operator's webhooks refuse most of these today (and default some of the
+      // rest away): ones they never saw, as a cluster may hold.
       for (const bad of [
         malformed,
         otherPlatform,
@@ -508,7 +517,7 @@ describe('sync controller (AWS)', function () {
         badOperator,
         huge,
       ]) {
-        await createMapi(c, bad);
+        await createMapi(c, unadmitted(bad));
       }
 
       const expectations: [string, RegExp][] = [

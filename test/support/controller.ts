@@ -1,6 +1,7 @@
 // Runs the real controller in-process against the test control plane, one per test.
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import type { Infrastructure, MapiMachineSet } from '../../src/api/types.js';
+import { UNADMITTED_LABEL } from '../../hack/control-plane.js';
+import type { Infrastructure, KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import {
   startController,
   type ControllerOptions,
@@ -127,11 +128,24 @@ export async function setInfrastructure(
   });
 }
 
-export const DEFAULT_INFRASTRUCTURE = {
-  infrastructureName: 'demo-abc12',
-  platform: 'AWS',
-  platformStatus: { type: 'AWS', aws: { region: 'us-east-1' } },
-};
+/** The Infrastructure the control plane starts with (AWS, demo-abc12, us-east-1). */
+export { DEFAULT_INFRASTRUCTURE } from '../../hack/control-plane.js';
+
+/**
+ * The object, labelled as one machine-api-operator's admission webhooks never saw: created while
+ * they were down or before they existed (their registration leaves such objects out). For the bad
+ * input a cluster may hold, which the webhooks would refuse or default away today, and which the
+ * controller must report on the object.
+ */
+export function unadmitted<T extends KubeObject>(object: T): T {
+  return {
+    ...object,
+    metadata: {
+      ...object.metadata,
+      labels: { ...object.metadata.labels, [UNADMITTED_LABEL]: 'true' },
+    },
+  };
+}
 
 /** An installer-style AWS worker MachineSet. */
 export function awsMachineSet(

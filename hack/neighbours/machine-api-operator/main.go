@@ -7,7 +7,12 @@
 // replicas and its replica counts; a Machine's finalizer machine.machine.openshift.io (kept while
 // the Machine is paused), its phase, and its instance through the actuator. Nothing here may
 // reach a cloud, so the actuator is a stand-in (actuator.go) that takes Machines to Provisioned.
-// /readyz passes once the controllers' caches are synced.
+//
+// The same binary serves machine-api-operator's MachineSet and Machine admission webhooks
+// (pkg/webhooks: defaulting and validation), on 127.0.0.1 with a CA of our own, registered from
+// the module's own webhook configurations (webhooks.go), and built anew whenever the
+// Infrastructure or DNS `cluster` changes. /readyz passes once the controllers' caches are synced,
+// the webhooks are built for the current Infrastructure and their configurations registered.
 package main
 
 import (
@@ -31,23 +36,48 @@ import (
 	"mapi-capi-sync/hack/neighbours/serving"
 )
 
+type flags struct {
+	probeAddr       string
+	webhookPort     int
+	certDir         string
+	prefix          string
+	unadmittedLabel string
+}
+
 func main() {
-	probeAddr := flag.String("health-probe-bind-address", "127.0.0.1:0", "/healthz and /readyz")
+	var f flags
+	flag.StringVar(&f.probeAddr, "health-probe-bind-address", "127.0.0.1:0", "/healthz and /readyz")
+	flag.IntVar(&f.webhookPort, "webhook-port", 9443, "port of the webhook server on 127.0.0.1")
+	flag.StringVar(&f.certDir, "cert-dir", "", "where the CA and serving certificate are written")
+	flag.StringVar(&f.prefix, "webhook-configuration-prefix", "machine-api-operator", "name prefix of the registered webhook configurations")
+	flag.StringVar(&f.unadmittedLabel, "unadmitted-label", "",
+		`objects carrying this label set to "true" are never sent to the webhooks (objectSelector)`)
 	klog.InitFlags(nil)
 	flag.Parse()
 	ctrl.SetLogger(klog.Background())
-	if err := run(*probeAddr); err != nil {
-		klog.ErrorS(err, "machine-api-operator MachineSet and Machine controllers failed")
+	if err := run(f); err != nil {
+		klog.ErrorS(err, "machine-api-operator controllers and webhooks failed")
 		os.Exit(1)
 	}
 }
 
-func run(probeAddr string) error {
+func run(f flags) error {
+	if f.certDir == "" {
+		return fmt.Errorf("--cert-dir is required")
+	}
+	// The feature set that enables MachineAPIMigration is TechPreviewNoUpgrade; the two vSphere
+	// gates, read by the Machine validator, are on in it too (github.com/openshift/api/features).
 	gate := featuregate.NewFeatureGate()
 	if err := gate.Add(map[featuregate.Feature]featuregate.FeatureSpec{
-		featuregate.Feature(apifeatures.FeatureGateMachineAPIMigration): {Default: true, PreRelease: featuregate.Alpha},
+		featuregate.Feature(apifeatures.FeatureGateMachineAPIMigration):     {Default: true, PreRelease: featuregate.Alpha},
+		featuregate.Feature(apifeatures.FeatureGateVSphereMultiDisk):        {Default: true, PreRelease: featuregate.Alpha},
+		featuregate.Feature(apifeatures.FeatureGateVSphereHostVMGroupZonal): {Default: true, PreRelease: featuregate.Alpha},
 	}); err != nil {
 		return err
+	}
+	ca, err := serving.Certificates(f.certDir)
+	if err != nil {
+		return fmt.Errorf("writing the webhook certificates: %w", err)
 	}
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, machinev1.Install} {
@@ -55,10 +85,12 @@ func run(probeAddr string) error {
 			return err
 		}
 	}
+	webhookServer := serving.NewServer(f.webhookPort, f.certDir)
 	options := manager.Options{
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: probeAddr,
+		HealthProbeBindAddress: f.probeAddr,
+		WebhookServer:          webhookServer,
 	}
 	mgr, err := manager.New(ctrl.GetConfigOrDie(), options)
 	if err != nil {
@@ -71,11 +103,32 @@ func run(probeAddr string) error {
 	if err := machine.AddWithActuator(mgr, actuator, gate); err != nil {
 		return fmt.Errorf("Machine controller: %w", err)
 	}
+	admission := newFollowingInfrastructure(mgr.GetAPIReader(), mgr.GetClient(), gate)
+	// Through the manager: that adds the webhook server to what it starts.
+	for _, path := range webhookPaths {
+		mgr.GetWebhookServer().Register(path, admission.Handler(path))
+	}
+	registration, err := registration(webhookServer, f.webhookPort, ca, f.prefix, f.unadmittedLabel)
+	if err != nil {
+		return err
+	}
+	if err := registration.AddTo(mgr); err != nil {
+		return err
+	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return err
 	}
-	if err := mgr.AddReadyzCheck("caches", serving.CachesSynced(mgr)); err != nil {
+	if err := mgr.AddHealthzCheck("webhook", webhookServer.StartedChecker()); err != nil {
 		return err
+	}
+	for name, check := range map[string]healthz.Checker{
+		"caches":         serving.CachesSynced(mgr),
+		"webhook":        webhookServer.StartedChecker(),
+		"webhooks-built": admission.Checker,
+	} {
+		if err := mgr.AddReadyzCheck(name, check); err != nil {
+			return err
+		}
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
 }

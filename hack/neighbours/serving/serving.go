@@ -1,8 +1,9 @@
 // Package serving is what the neighbour binaries of the local control plane share to serve
 // upstream admission webhooks on loopback: a CA of their own with a serving certificate for
 // 127.0.0.1, a webhook server that remembers which paths it serves, and the registration of the
-// upstream module's webhook configurations (config/webhook/manifests.yaml), restricted to those
-// paths and pointed at https://127.0.0.1:PORT/<path>.
+// upstream module's webhook configurations (its config/webhook/manifests.yaml, or the
+// configurations its Go functions build), restricted to those paths and pointed at
+// https://127.0.0.1:PORT/<path>.
 package serving
 
 import (
@@ -159,8 +160,11 @@ func (r *Recorder) serves(path string) bool {
 // Registration installs the webhook configurations once the manager's webhook server answers,
 // and reports through its Checker (for /readyz) whether that is done.
 type Registration struct {
-	// Manifests is the upstream module's config/webhook/manifests.yaml.
-	Manifests string
+	// Manifests is the upstream module's config/webhook/manifests.yaml. Without it, Mutating and
+	// Validating are the upstream configurations (for a module that builds them in Go).
+	Manifests  string
+	Mutating   []admissionv1.MutatingWebhookConfiguration
+	Validating []admissionv1.ValidatingWebhookConfiguration
 	// Prefix names the configurations: <Prefix>-<upstream name>.
 	Prefix string
 	// CABundle is the PEM of the CA that signed the serving certificate.
@@ -252,12 +256,16 @@ func (g *Registration) register(ctx context.Context, config *rest.Config) ([]str
 	return names, nil
 }
 
-// configurations reads the upstream manifests and keeps the webhooks whose path is served,
-// each calling https://127.0.0.1:PORT/<path> with the CA bundle.
+// configurations are the upstream configurations (from the manifests, else as given) with only
+// the webhooks whose path is served, each calling https://127.0.0.1:PORT/<path> with the CA bundle.
 func (g *Registration) configurations() ([]admissionv1.MutatingWebhookConfiguration, []admissionv1.ValidatingWebhookConfiguration, error) {
-	content, err := os.ReadFile(g.Manifests)
-	if err != nil {
-		return nil, nil, err
+	upstreamMutating, upstreamValidating, source := g.Mutating, g.Validating, "the given configurations"
+	if g.Manifests != "" {
+		var err error
+		if upstreamMutating, upstreamValidating, err = readManifests(g.Manifests); err != nil {
+			return nil, nil, err
+		}
+		source = g.Manifests
 	}
 	clientConfig := func(upstream admissionv1.WebhookClientConfig) (admissionv1.WebhookClientConfig, bool) {
 		if upstream.Service == nil || upstream.Service.Path == nil || !g.Server.serves(*upstream.Service.Path) {
@@ -265,6 +273,48 @@ func (g *Registration) configurations() ([]admissionv1.MutatingWebhookConfigurat
 		}
 		url := fmt.Sprintf("https://%s:%d%s", Host, g.Port, *upstream.Service.Path)
 		return admissionv1.WebhookClientConfig{URL: &url, CABundle: g.CABundle}, true
+	}
+	var mutating []admissionv1.MutatingWebhookConfiguration
+	for _, upstream := range upstreamMutating {
+		kept := admissionv1.MutatingWebhookConfiguration{TypeMeta: upstream.TypeMeta}
+		kept.Name = g.Prefix + "-" + upstream.Name
+		for _, hook := range upstream.Webhooks {
+			hook = *hook.DeepCopy()
+			if cc, ok := clientConfig(hook.ClientConfig); ok {
+				hook.ClientConfig = cc
+				kept.Webhooks = append(kept.Webhooks, hook)
+			}
+		}
+		if len(kept.Webhooks) > 0 {
+			mutating = append(mutating, kept)
+		}
+	}
+	var validating []admissionv1.ValidatingWebhookConfiguration
+	for _, upstream := range upstreamValidating {
+		kept := admissionv1.ValidatingWebhookConfiguration{TypeMeta: upstream.TypeMeta}
+		kept.Name = g.Prefix + "-" + upstream.Name
+		for _, hook := range upstream.Webhooks {
+			hook = *hook.DeepCopy()
+			if cc, ok := clientConfig(hook.ClientConfig); ok {
+				hook.ClientConfig = cc
+				kept.Webhooks = append(kept.Webhooks, hook)
+			}
+		}
+		if len(kept.Webhooks) > 0 {
+			validating = append(validating, kept)
+		}
+	}
+	if len(mutating)+len(validating) == 0 {
+		return nil, nil, fmt.Errorf("none of the served paths %v is in %s", g.Server.Paths(), source)
+	}
+	return mutating, validating, nil
+}
+
+// readManifests reads the webhook configurations of a config/webhook/manifests.yaml.
+func readManifests(path string) ([]admissionv1.MutatingWebhookConfiguration, []admissionv1.ValidatingWebhookConfiguration, error) {
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
 	}
 	var mutating []admissionv1.MutatingWebhookConfiguration
 	var validating []admissionv1.ValidatingWebhookConfiguration
@@ -275,7 +325,7 @@ func (g *Registration) configurations() ([]admissionv1.MutatingWebhookConfigurat
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return nil, nil, fmt.Errorf("%s: %w", g.Manifests, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		var meta metav1.TypeMeta
 		if len(raw) == 0 || json.Unmarshal(raw, &meta) != nil {
@@ -285,39 +335,16 @@ func (g *Registration) configurations() ([]admissionv1.MutatingWebhookConfigurat
 		case "MutatingWebhookConfiguration":
 			var upstream admissionv1.MutatingWebhookConfiguration
 			if err := json.Unmarshal(raw, &upstream); err != nil {
-				return nil, nil, err
+				return nil, nil, fmt.Errorf("%s: %w", path, err)
 			}
-			kept := admissionv1.MutatingWebhookConfiguration{TypeMeta: upstream.TypeMeta}
-			kept.Name = g.Prefix + "-" + upstream.Name
-			for _, hook := range upstream.Webhooks {
-				if cc, ok := clientConfig(hook.ClientConfig); ok {
-					hook.ClientConfig = cc
-					kept.Webhooks = append(kept.Webhooks, hook)
-				}
-			}
-			if len(kept.Webhooks) > 0 {
-				mutating = append(mutating, kept)
-			}
+			mutating = append(mutating, upstream)
 		case "ValidatingWebhookConfiguration":
 			var upstream admissionv1.ValidatingWebhookConfiguration
 			if err := json.Unmarshal(raw, &upstream); err != nil {
-				return nil, nil, err
+				return nil, nil, fmt.Errorf("%s: %w", path, err)
 			}
-			kept := admissionv1.ValidatingWebhookConfiguration{TypeMeta: upstream.TypeMeta}
-			kept.Name = g.Prefix + "-" + upstream.Name
-			for _, hook := range upstream.Webhooks {
-				if cc, ok := clientConfig(hook.ClientConfig); ok {
-					hook.ClientConfig = cc
-					kept.Webhooks = append(kept.Webhooks, hook)
-				}
-			}
-			if len(kept.Webhooks) > 0 {
-				validating = append(validating, kept)
-			}
+			validating = append(validating, upstream)
 		}
-	}
-	if len(mutating)+len(validating) == 0 {
-		return nil, nil, fmt.Errorf("none of the served paths %v is in %s", g.Server.Paths(), g.Manifests)
 	}
 	return mutating, validating, nil
 }
