@@ -48,6 +48,11 @@ export interface PlatformConverter {
     apiVersion: string;
     kind: string; // e.g. AWSMachine
     plural: string; // e.g. awsmachines
+    /**
+     * The provider's finalizer (e.g. awsmachine.infrastructure.cluster.x-k8s.io), added while
+     * Cluster API is authoritative and never removed by the provider while the object is paused.
+     */
+    finalizer: string;
     identity(providerID: string): Conversion<Record<string, unknown>>;
   };
   /** MAPI → CAPI: the providerSpec as the machine template's spec. */

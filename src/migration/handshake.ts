@@ -111,7 +111,9 @@ function gateBlocker(s: Subject, from: Authority): string | undefined {
  * spec back to status.synchronizedAPI cancels by running the same steps home.
  */
 function planHandover(s: Subject, to: Authority): Step | undefined {
-  const from: Authority = s.mapi.status?.synchronizedAPI ?? opposite(to);
+  const from = s.mapi.status?.synchronizedAPI;
+  if (!from) return settleUnexplainedMigrating(s);
+  if (from === 'ClusterAPI' && (!s.capi || isDeleting(s.capi))) return yieldToDeletion(s);
   const live = s.capi && !isDeleting(s.capi) ? s.capi : undefined;
 
   // A mirror we marked MachineAPI would be deleted if the MAPI side vanished now.
@@ -125,6 +127,53 @@ function planHandover(s: Subject, to: Authority): Step | undefined {
   return to === 'ClusterAPI'
     ? handOverToClusterApi(s, from, live)
     : handOverToMachineApi(s, from, live);
+}
+
+/**
+ * Migrating without synchronizedAPI was written by someone else: where authority was is not
+ * guessed from spec but read from the objects (Cluster API acts only on an unpaused object), and
+ * status returns there; a migration that spec asks for then starts at the gate like any other.
+ */
+function settleUnexplainedMigrating(s: Subject): Step {
+  const proven: Authority = s.capi && !isPaused(s.capi) ? 'ClusterAPI' : 'MachineAPI';
+  const evidence =
+    proven === 'ClusterAPI'
+      ? `Cluster API acts on ${s.capiName} (it is not paused)`
+      : s.capi
+        ? `${s.capiName} is paused`
+        : `there is no Cluster API ${s.kind} ${s.capiName}`;
+  const state: MigrationState = {
+    status: 'False',
+    reason: MigrationReason.NotStarted,
+    message: `status.authoritativeAPI was Migrating without status.synchronizedAPI, which this controller never writes; ${proven} is authoritative, as the objects show (${evidence}). No migration was started: edit spec.authoritativeAPI to migrate.`,
+  };
+  return finalStatus(s.mapi, s.now, proven, state, {
+    type: 'Warning',
+    reason: MigrationReason.NotStarted,
+    message: state.message,
+  });
+}
+
+/**
+ * Cluster API's object is being deleted, or is gone, while authority leaves it: the deletion,
+ * asked of the authoritative side, wins. Everything paused for the hand-over is unpaused so that
+ * Cluster API finishes it (a paused object is never deleted), and ClusterAPI stays
+ * authoritative; the deletion table then lets the MAPI side follow.
+ */
+function yieldToDeletion(s: Subject): Step {
+  const state: MigrationState = {
+    status: 'False',
+    reason: MigrationReason.StoppedByDeletion,
+    message: `${s.capiName} is ${s.capi ? 'being deleted' : 'deleted'}, so the migration to MachineAPI stops: ClusterAPI stays authoritative, and this ${s.kind} follows the deletion.`,
+  };
+  return (
+    (s.capi && unpause(s, s.capi, ' being deleted')) ??
+    finalStatus(s.mapi, s.now, 'ClusterAPI', state, {
+      type: 'Normal',
+      reason: MigrationReason.StoppedByDeletion,
+      message: state.message,
+    })
+  );
 }
 
 function handOverToClusterApi(
@@ -195,7 +244,8 @@ function handOverToMachineApi(
 
 /** Pauses the companions that are not paused yet, one per step. */
 function pauseCompanions(s: Subject, again: string): Step | undefined {
-  const unpaused = s.companions.find((c) => !isPaused(c));
+  // One being deleted is left to its deletion: paused, it would never finish.
+  const unpaused = s.companions.find((c) => !isPaused(c) && !isDeleting(c));
   if (!unpaused) return undefined;
   return annotate(
     unpaused,

@@ -2,7 +2,7 @@
 // Machine, its CAPI Machine and its infrastructure machine, which is paused and unpaused
 // with the CAPI Machine. Pure.
 import type { MachineObserved } from '../sync/machine/observed.js';
-import { isDeleting, type Step } from '../sync/steps.js';
+import type { Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
 import { MigrationReason } from './status.js';
 
@@ -13,8 +13,7 @@ import { MigrationReason } from './status.js';
 export function planMachineMigration(o: MachineObserved): Step | undefined {
   const { mapi, infrastructureMachine } = o;
   if (!mapi) return undefined;
-  const companions =
-    infrastructureMachine && !isDeleting(infrastructureMachine) ? [infrastructureMachine] : [];
+  const companions = infrastructureMachine ? [infrastructureMachine] : [];
   return planHandshake({
     kind: 'Machine',
     noun: 'machine',

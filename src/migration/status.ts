@@ -42,6 +42,8 @@ export const MigrationReason = {
   Completed: 'MigrationCompleted',
   Cancelled: 'MigrationCancelled',
   NotRequested: 'NoMigrationRequested',
+  NotStarted: 'NoMigrationStarted',
+  StoppedByDeletion: 'MigrationStoppedByDeletion',
 } as const;
 export type MigrationReason = (typeof MigrationReason)[keyof typeof MigrationReason];
 

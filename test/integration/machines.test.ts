@@ -19,6 +19,7 @@ import {
   type TestController,
 } from '../support/controller.js';
 import {
+  AWS_MACHINES,
   awsMachines,
   CAPI_MACHINES,
   capiMachines,
@@ -33,8 +34,10 @@ function condition(object: { status?: { conditions?: MapiCondition[] } }, type: 
   return object.status?.conditions?.find((c) => c.type === type);
 }
 
-async function start(): Promise<TestController> {
-  const c = await startTestController();
+async function start(
+  options: Parameters<typeof startTestController>[0] = {},
+): Promise<TestController> {
+  const c = await startTestController(options);
   await createCapiCluster(c.capiNamespace);
   return c;
 }
@@ -318,5 +321,84 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     const capi = await capiMachines(c);
     expect(uidOf(capi, victim)).to.equal(capiUid);
     expect(capi.every((m) => m.metadata.deletionTimestamp === undefined)).to.equal(true);
+  });
+});
+
+/** Every object of every kind named, on both sides, none being deleted. */
+async function expectNothingTerminating(c: TestController) {
+  const all = [...(await mapiMachines(c)), ...(await capiMachines(c)), ...(await awsMachines(c))];
+  const terminating = all.filter((o) => o.metadata.deletionTimestamp !== undefined);
+  expect(
+    terminating.map((o) => `${o.kind} ${o.metadata.name} ${JSON.stringify(o.metadata.finalizers)}`),
+  ).to.deep.equal([]);
+}
+
+describe('a round trip through Cluster API, and a deletion during one', function () {
+  this.timeout(600_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  // Cluster API Provider AWS adds this finalizer when it first reconciles an unpaused AWSMachine
+  // and never removes it from a paused one. Its controllers need AWS and are not in the local
+  // control plane (its webhooks are), so the test adds the finalizer where CAPA would.
+  const PROVIDER_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
+
+  it('MachineAPI → ClusterAPI → MachineAPI, then a scale-down: the machine goes on both sides, its AWSMachine too', async () => {
+    const c = await start();
+    await fleetAt(c, 'ClusterAPI');
+    for (const aws of await awsMachines(c)) {
+      await patch(AWS_MACHINES, c.capiNamespace, aws.metadata.name, [
+        { op: 'add', path: '/metadata/finalizers', value: [PROVIDER_FINALIZER] },
+      ]);
+    }
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
+    ]);
+    await waitAuthority(c, 'MachineAPI', 2);
+    for (const aws of await awsMachines(c)) {
+      expect(aws.metadata.finalizers, 'still there after the round trip').to.include(
+        PROVIDER_FINALIZER,
+      );
+    }
+
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/replicas', value: 1 },
+    ]);
+    await eventually(async () => {
+      const mapi = names(await mapiMachines(c));
+      expect(mapi).to.have.length(1);
+      expect(names(await capiMachines(c))).to.deep.equal(mapi);
+      expect(names(await awsMachines(c))).to.deep.equal(mapi);
+      await expectNothingTerminating(c);
+    }, WAIT);
+  });
+
+  it('ClusterAPI → MachineAPI, a CAPI Machine deleted mid-hand-over: that machine goes, nothing stays Terminating', async () => {
+    const deleting: Promise<unknown>[] = [];
+    const victim: { name?: string; controller?: TestController } = {};
+    const c = await start({
+      onWrite: (w) => {
+        const { controller, name } = victim;
+        if (
+          controller &&
+          w.note === 'pausing the CAPI machine' &&
+          w.object.metadata.name === name
+        ) {
+          deleting.push(deleteOne(CAPI_MACHINES, controller.capiNamespace, name));
+          victim.controller = undefined; // once
+        }
+      },
+    });
+    victim.name = await fleetAt(c, 'ClusterAPI');
+    victim.controller = c;
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
+    ]);
+    await eventually(() => expect(deleting).to.have.length(1), WAIT);
+    await Promise.all(deleting);
+    const { machines } = await waitAuthority(c, 'MachineAPI', 2);
+    expect(names(machines)).to.not.include(victim.name);
+    expect(names(await capiMachines(c))).to.not.include(victim.name);
+    expect(names(await awsMachines(c))).to.not.include(victim.name);
+    await expectNothingTerminating(c);
   });
 });

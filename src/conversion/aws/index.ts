@@ -54,6 +54,7 @@ export const awsConverter: PlatformConverter = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'AWSMachine',
     plural: 'awsmachines',
+    finalizer: 'awsmachine.infrastructure.cluster.x-k8s.io',
     identity: awsMachineIdentity,
   },
   toMapi: (templateSpec, context) =>

@@ -14,6 +14,7 @@ export const azureConverter: PlatformConverter = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'AzureMachine',
     plural: 'azuremachines',
+    finalizer: 'azuremachine.infrastructure.cluster.x-k8s.io',
     identity: azureMachineIdentity,
   },
   toMapi: convertAzureTemplateSpec,

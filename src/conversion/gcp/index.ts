@@ -41,6 +41,7 @@ export const gcpConverter: PlatformConverter = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'GCPMachine',
     plural: 'gcpmachines',
+    finalizer: 'gcpmachine.infrastructure.cluster.x-k8s.io',
     identity: gcpMachineIdentity,
   },
   toMapi: gcpTemplateToMapi,

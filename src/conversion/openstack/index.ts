@@ -50,6 +50,7 @@ export const openstackConverter: PlatformConverter = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'OpenStackMachine',
     plural: 'openstackmachines',
+    finalizer: 'openstackmachine.infrastructure.cluster.x-k8s.io',
     identity: openstackMachineIdentity,
   },
   toMapi: openstackToMapi,

@@ -85,6 +85,7 @@ export const powerVsConverter: PlatformConverter = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'IBMPowerVSMachine',
     plural: 'ibmpowervsmachines',
+    finalizer: 'ibmpowervsmachine.infrastructure.cluster.x-k8s.io',
     identity: powerVsMachineIdentity,
   },
   toMapi: powerVsToMapi,

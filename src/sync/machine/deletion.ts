@@ -1,8 +1,9 @@
 // The deletion table for Machines (product.md, "Deletion", per Machine). Pure.
 //
-// Besides our own finalizer, two finalizers belong to controllers that never remove them while
-// they pause an object: Cluster API's on a paused CAPI Machine, and machine-api-operator's on a
-// MAPI Machine it pauses (authority not MachineAPI). Whenever we let such a paused object go, we
+// Besides our own finalizer, three finalizers belong to controllers that never remove them while
+// they pause an object: Cluster API's on a paused CAPI Machine, the provider's on a paused
+// infrastructure machine (added while Cluster API was authoritative, so after a round trip), and
+// machine-api-operator's on a MAPI Machine it pauses (authority not MachineAPI). Whenever we let such a paused object go, we
 // remove that finalizer too, or it stays Terminating for ever. The authoritative side is never
 // deleted because its mirror went away.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
@@ -32,6 +33,22 @@ function releaseDeletedMapi(mapi: MapiMachine): Step | undefined {
     paused
       ? "releasing the deleted MAPI Machine (our and machine-api-operator's finalizers; it is paused)"
       : 'releasing the deleted MAPI Machine',
+  );
+}
+
+/**
+ * A paused infrastructure machine being deleted: the provider never acts on it, so its finalizer
+ * goes with ours, unless an unpaused CAPI Machine (Cluster API authoritative) still owns it.
+ */
+export function releaseDeletedInfrastructureMachine(o: MachineObserved): Step | undefined {
+  const { infrastructureMachine: infra, mirror } = o;
+  const providerFinalizer = o.converter?.machine?.finalizer;
+  if (!infra || !providerFinalizer || !isDeleting(infra) || !isPaused(infra)) return undefined;
+  if (mirror && !isPaused(mirror)) return undefined;
+  return removeFinalizers(
+    infra,
+    [FINALIZER, providerFinalizer],
+    `releasing the deleted paused ${infra.kind} (our and the provider's finalizers)`,
   );
 }
 

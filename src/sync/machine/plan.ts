@@ -1,6 +1,6 @@
 // Decides the next write for one Machine from what was observed. Pure. The same shape as the
-// MachineSet plan: deletion first, nothing while the handshake runs, then the direction that
-// status.authoritativeAPI names.
+// MachineSet plan: deletion first (a deleted paused infrastructure machine before anything),
+// nothing while the handshake runs, then the direction that status.authoritativeAPI names.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../markers.js';
 import { planSyncStart } from '../report.js';
@@ -8,6 +8,7 @@ import { annotate, controllingMachineSet, isDeleting, isPaused, type Step } from
 import {
   planMachineMirrorDeletion,
   planMachineWithoutMapi,
+  releaseDeletedInfrastructureMachine,
   planMapiMachineDeletion,
   planWhileMachineSetDeleted,
 } from './deletion.js';
@@ -17,6 +18,8 @@ import { planMachineReverse, planMapiMirrorCreation } from './reverse.js';
 
 export function planMachine(o: MachineObserved): Step {
   const { mapi, mirror } = o;
+  const infrastructure = releaseDeletedInfrastructureMachine(o);
+  if (infrastructure) return infrastructure;
   if (!mapi) return planMapiMirrorCreation(o) ?? planMachineWithoutMapi(o);
   if (isDeleting(mapi)) return planMapiMachineDeletion(o, mapi);
   if (machineSetGoneOrGoing(o, mapi)) return planWhileMachineSetDeleted(o);

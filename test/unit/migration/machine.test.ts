@@ -299,4 +299,47 @@ describe('Machine migration handshake', () => {
       }
     }
   });
+
+  it('ClusterAPI → MachineAPI, the CAPI Machine deleted mid-hand-over: both unpaused again, ClusterAPI stays authoritative', () => {
+    const { world, fleet } = machineWorld('ClusterAPI');
+    wish(world, fleet, 'MachineAPI');
+    run(world, fleet, 3); // Migrating, the CAPI Machine and its infrastructure machine paused
+    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+    fleet.capi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    fleet.infra.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    const notes = run(world, fleet);
+    expect(notes.slice(0, 3)).to.deep.equal([
+      `unpausing the ${INFRA} being deleted`,
+      'unpausing the CAPI machine being deleted',
+      'leaving Migrating: ClusterAPI is authoritative',
+    ]);
+    // Unpaused, Cluster API finishes the deletion; ClusterAPI stays authoritative.
+    expect(fleet.capi.get('m1')).to.equal(undefined);
+    const machine = fleet.mapi.get('m1');
+    expect(machine?.status?.authoritativeAPI).to.equal('ClusterAPI');
+    expect(machine?.status?.synchronizedAPI).to.equal('ClusterAPI');
+  });
+
+  it('never pauses an infrastructure machine being deleted', () => {
+    const { world, fleet } = machineWorld('ClusterAPI');
+    fleet.infra.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    wish(world, fleet, 'MachineAPI');
+    const notes = run(world, fleet);
+    expect(notes.filter((n) => n.includes(INFRA))).to.deep.equal([]);
+  });
+
+  it('Migrating without synchronizedAPI, written by someone else: back to what the paused CAPI Machine proves, nothing unpaused', () => {
+    const { world, fleet } = machineWorld('MachineAPI');
+    const machine = fleet.mapi.get('m1')!;
+    machine.status = { ...machine.status, authoritativeAPI: 'Migrating' };
+    delete machine.status.synchronizedAPI;
+    const notes = run(world, fleet);
+    expect(notes[0]).to.equal('leaving Migrating: MachineAPI is authoritative');
+    expect(notes.filter((n) => n.includes('unpausing'))).to.deep.equal([]);
+    world.othersAct();
+    expect(fleet.mapi.get('m1')?.status?.authoritativeAPI).to.equal('MachineAPI');
+    expect(condition(fleet.mapi.get('m1'), MIGRATION_CONDITION)?.reason).to.equal(
+      MigrationReason.NotStarted,
+    );
+  });
 });

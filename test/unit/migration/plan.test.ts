@@ -402,4 +402,62 @@ describe('migration handshake', () => {
       }
     });
   }
+
+  it('ClusterAPI → MachineAPI, the CAPI MachineSet deleted mid-hand-over: the deletion wins and both sides go', () => {
+    const prepare = (world: World) => {
+      wish(world, 'ClusterAPI');
+      world.converge();
+    };
+    const total = migrationSteps('MachineAPI', prepare);
+    let handedOver = 0;
+    for (let k = 1; k < total; k++) {
+      const world = synchronizedWorld();
+      prepare(world);
+      wish(world, 'MachineAPI');
+      stepUntil(world, () => false, k);
+      const at = `deleted after ${k} of ${total} steps`;
+      if (world.mapi?.status?.authoritativeAPI !== 'Migrating') continue;
+      handedOver++;
+      world.apply({ kind: 'delete', object: world.mirror!, note: 'administrator deletes' });
+      world.converge(60);
+      expect(world.mirror, at).to.equal(undefined);
+      expect(world.mapi, at).to.equal(undefined);
+    }
+    expect(handedOver).to.be.greaterThan(1);
+  });
+
+  describe('status.authoritativeAPI Migrating written by someone else, without synchronizedAPI', () => {
+    function stray(world: World) {
+      world.mapi!.status = { ...world.mapi!.status, authoritativeAPI: 'Migrating' };
+      delete world.mapi!.status.synchronizedAPI;
+    }
+
+    it('a paused mirror proves MachineAPI: status returns there and Cluster API never takes over', () => {
+      const world = synchronizedWorld();
+      world.mirror!.metadata.generation! += 1; // the mirror's generation ahead, as in the field
+      stray(world);
+      const steps: Step[] = [];
+      stepUntil(world, (step) => (steps.push(step), false), 30);
+      expect(steps.map((s) => s.note)[0]).to.equal(
+        'leaving Migrating: MachineAPI is authoritative',
+      );
+      for (const step of steps) expect(step.note).to.not.match(/unpausing/);
+      expectMachineApiAuthoritative(world);
+      const said = condition(world.mapi, MIGRATION_CONDITION);
+      expect(said).to.include({ status: 'False', reason: MigrationReason.NotStarted });
+      expect(said?.message).to.match(/paused/);
+    });
+
+    it('an unpaused CAPI MachineSet proves ClusterAPI: status returns there', () => {
+      const world = synchronizedWorld();
+      wish(world, 'ClusterAPI');
+      world.converge();
+      stray(world);
+      world.converge(60);
+      expectClusterApiAuthoritative(world);
+      expect(condition(world.mapi, MIGRATION_CONDITION)?.reason).to.equal(
+        MigrationReason.NotStarted,
+      );
+    });
+  });
 });

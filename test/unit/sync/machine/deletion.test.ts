@@ -224,4 +224,58 @@ describe('planMachine: deletion', () => {
       expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
     });
   });
+
+  describe('a paused infrastructure machine after a round trip through Cluster API', () => {
+    const PROVIDER_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
+
+    /** What a round trip leaves: the provider's finalizer on the paused infrastructure machine. */
+    function roundTrippedWorld(): MachineWorld {
+      const world = machineApiWorld();
+      world.infra!.metadata.finalizers = [PROVIDER_FINALIZER];
+      return world;
+    }
+
+    /** The garbage collector deletes the infrastructure machine once its CAPI Machine is gone. */
+    function collectOrphanedInfrastructure(world: MachineWorld): void {
+      if (!world.mirror && world.infra) markDeleted(world.infra);
+    }
+
+    it("releases the provider's finalizer once a scale-down deleted its Machine", () => {
+      const world = roundTrippedWorld();
+      markDeleted(world.mapi);
+      world.converge();
+      expect(world.mirror).to.equal(undefined);
+      collectOrphanedInfrastructure(world);
+      const release = world.plan();
+      expect(release).to.include({ kind: 'patch' }).and.nested.include({
+        'object.kind': 'AWSMachine',
+      });
+      world.converge();
+      expect(world.infra).to.equal(undefined);
+    });
+
+    it('releases it once the MAPI Machine is gone as well', () => {
+      const world = roundTrippedWorld();
+      world.mapi = undefined;
+      world.converge();
+      collectOrphanedInfrastructure(world);
+      world.converge();
+      expect(world.infra).to.equal(undefined);
+    });
+
+    it('leaves it to the provider while an unpaused CAPI Machine owns it', () => {
+      const world = clusterApiWorld();
+      world.infra!.metadata.annotations = {
+        ...world.infra!.metadata.annotations,
+        'cluster.x-k8s.io/paused': '',
+      };
+      world.infra!.metadata.finalizers = [PROVIDER_FINALIZER];
+      markDeleted(world.infra);
+      const steps = world.converge();
+      expect(
+        steps.filter((s) => s.kind !== 'done' && s.object.kind === 'AWSMachine'),
+      ).to.deep.equal([]);
+      expect(world.infra?.metadata.finalizers).to.deep.equal([PROVIDER_FINALIZER]);
+    });
+  });
 });
