@@ -61,3 +61,10 @@ export const AUTHORITY_ANNOTATION = 'sync.machine.openshift.io/authoritative-api
  * one is never recreated by an "initial" sync.
  */
 export const CLUSTER_API_UID_ANNOTATION = 'sync.machine.openshift.io/cluster-api-uid';
+
+/**
+ * On the mirrors and templates we write: which of their labels and annotations are ours (JSON,
+ * `{"labels":[…],"annotations":[…]}`), as `kubectl apply` records what it applied, so that a key
+ * we stop writing is removed and a key someone else adds is left alone.
+ */
+export const OWNED_METADATA_ANNOTATION = 'sync.machine.openshift.io/owned-metadata';

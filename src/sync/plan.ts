@@ -28,6 +28,7 @@ import {
   SOURCE_ANNOTATION,
 } from './markers.js';
 import { planMirrorStatus } from './mirror-status.js';
+import { mergeOwnedMetadata, ownedMetadataDiffers } from './owned-metadata.js';
 import { planReverseSync } from './reverse.js';
 import { formatFieldErrors, planSyncStart, reportFailure, reportState } from './report.js';
 import {
@@ -208,7 +209,13 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
         ...desired,
         metadata: {
           ...desired.metadata,
-          annotations: { ...desired.metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
+          ...mergeOwnedMetadata(
+            {},
+            {
+              labels: desired.metadata.labels,
+              annotations: { ...desired.metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
+            },
+          ),
           ownerReferences: clusterRefs,
           finalizers: [FINALIZER],
         },
@@ -231,7 +238,11 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
       kind: 'create',
       object: {
         ...desiredTemplate,
-        metadata: { ...desiredTemplate.metadata, ownerReferences: [ownerReference(mirror)] },
+        metadata: {
+          ...desiredTemplate.metadata,
+          ...mergeOwnedMetadata({}, desiredTemplate.metadata),
+          ownerReferences: [ownerReference(mirror)],
+        },
       },
       note: 'creating template',
       failure: Reason.TemplateUpdateFailed,
@@ -252,8 +263,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
     return done(`waiting for template ${templateName} to go before creating it again`);
   const templateDiffers =
     !isOwnedBy(template, mirror) ||
-    !isEqual(template.metadata.labels ?? {}, desiredTemplate.metadata.labels) ||
-    !isEqual(template.metadata.annotations ?? {}, desiredTemplate.metadata.annotations);
+    ownedMetadataDiffers(template.metadata, desiredTemplate.metadata);
   if (templateDiffers) {
     const owners = (template.metadata.ownerReferences ?? []).filter(
       (r) => r.uid !== mirror.metadata.uid,
@@ -264,8 +274,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
         ...template,
         metadata: {
           ...template.metadata,
-          labels: desiredTemplate.metadata.labels ?? {},
-          annotations: desiredTemplate.metadata.annotations ?? {},
+          ...mergeOwnedMetadata(template.metadata, desiredTemplate.metadata),
           ownerReferences: [...owners, ownerReference(mirror)],
         },
       },
@@ -282,8 +291,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
   const ownerReferences = [...otherRefs, ...clusterRefs];
   const mirrorDiffers =
     !isEqual(mirror.spec, desired.spec) ||
-    !isEqual(mirror.metadata.labels ?? {}, desired.metadata.labels) ||
-    !isEqual(mirror.metadata.annotations ?? {}, desired.metadata.annotations) ||
+    ownedMetadataDiffers(mirror.metadata, desired.metadata) ||
     !isEqual(mirror.metadata.ownerReferences ?? [], ownerReferences);
   if (mirrorDiffers) {
     return {
@@ -292,8 +300,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
         ...mirror,
         metadata: {
           ...mirror.metadata,
-          labels: desired.metadata.labels ?? {},
-          annotations: desired.metadata.annotations ?? {},
+          ...mergeOwnedMetadata(mirror.metadata, desired.metadata),
           ownerReferences,
         },
         spec: desired.spec,

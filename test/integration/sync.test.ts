@@ -221,6 +221,39 @@ describe('sync controller (AWS)', function () {
     });
   });
 
+  it('leaves labels and annotations another writer puts on the paused mirror; ours follow MAPI', async () => {
+    const c = await startTestController();
+    const body = awsMachineSet('shared', c.mapiNamespace);
+    body.metadata.labels = { ...body.metadata.labels, team: 'blue' };
+    await createMapi(c, body);
+    await waitSynchronized(c, 'shared');
+    // What GitOps or a cost tool does: keys of its own on the CAPI MachineSet.
+    await api().patchNamespacedCustomObject({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'shared',
+      body: [
+        { op: 'add', path: '/metadata/labels/gitops.example.com~1app', value: 'fleet' },
+        { op: 'add', path: '/metadata/annotations/cost.example.com~1center', value: '42' },
+      ],
+    });
+    // A MAPI change that makes the controller write the mirror's metadata again.
+    await patchMapi(c, 'shared', [
+      { op: 'remove', path: '/metadata/labels/team' },
+      { op: 'add', path: '/metadata/labels/tier', value: 'gold' },
+    ]);
+    await eventually(async () => {
+      const mirror = await getMirror(c, 'shared');
+      expect(mirror?.metadata.labels).to.include({
+        tier: 'gold',
+        'gitops.example.com/app': 'fleet',
+      });
+      expect(mirror?.metadata.labels).to.not.have.property('team');
+      expect(mirror?.metadata.annotations).to.include({ 'cost.example.com/center': '42' });
+    });
+    await waitSynchronized(c, 'shared');
+  });
+
   it('mirrors node taints as Cluster API machine taints (propagation Always), accepted by its webhook', async () => {
     const c = await startTestController();
     const body = awsMachineSet('tainted', c.mapiNamespace);

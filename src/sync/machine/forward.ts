@@ -26,6 +26,7 @@ import {
   type Step,
 } from '../steps.js';
 import type { MachineObserved } from './observed.js';
+import { mergeOwnedMetadata, ownedMetadataDiffers } from '../owned-metadata.js';
 import { planCapiMachineStatus } from './status.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
@@ -92,7 +93,14 @@ export function planMachineForward(
   if (!mirror) {
     return {
       kind: 'create',
-      object: { ...desired, metadata: { ...desired.metadata, finalizers: [FINALIZER] } },
+      object: {
+        ...desired,
+        metadata: {
+          ...desired.metadata,
+          ...mergeOwnedMetadata({}, desired.metadata),
+          finalizers: [FINALIZER],
+        },
+      },
       note: paused
         ? 'creating paused CAPI Machine'
         : 'creating CAPI Machine (paused until complete)',
@@ -126,10 +134,10 @@ export function planMachineForward(
     ? (desired.metadata.annotations ?? {})
     : withoutKey(desired.metadata.annotations ?? {}, PAUSED_ANNOTATION);
   const ownerReferences = desired.metadata.ownerReferences ?? [];
+  const metadata = { labels: desired.metadata.labels, annotations };
   const mirrorDiffers =
     !isEqual(mirror.spec, spec) ||
-    !isEqual(mirror.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
-    !isEqual(mirror.metadata.annotations ?? {}, annotations) ||
+    ownedMetadataDiffers(mirror.metadata, metadata) ||
     !isEqual(mirror.metadata.ownerReferences ?? [], ownerReferences);
   if (mirrorDiffers) {
     return {
@@ -138,8 +146,7 @@ export function planMachineForward(
         ...mirror,
         metadata: {
           ...mirror.metadata,
-          labels: desired.metadata.labels ?? {},
-          annotations,
+          ...mergeOwnedMetadata(mirror.metadata, metadata),
           ownerReferences,
         },
         spec,

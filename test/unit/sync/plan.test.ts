@@ -23,6 +23,29 @@ function changeSize(world: World, size: string): void {
 
 describe('plan', () => {
   describe('MachineAPI authoritative', () => {
+    it("leaves another writer's labels and annotations on the mirror and its template; ours follow MAPI", () => {
+      const world = new World(mapiMachineSet());
+      world.mapi!.metadata.labels!['team.example.com/owner'] = 'a';
+      world.converge();
+      const mirror = world.mirror!;
+      expect(mirror.metadata.labels).to.include({ 'team.example.com/owner': 'a' });
+      mirror.metadata.labels!['gitops.example.com/app'] = 'fleet';
+      mirror.metadata.annotations!['cost.example.com/center'] = '42';
+      world.templates[0]!.metadata.labels = {
+        ...world.templates[0]!.metadata.labels,
+        'backup.example.com/skip': 'true',
+      };
+      expect(world.converge(), 'nothing to write for their keys').to.have.length(0);
+
+      delete world.mapi!.metadata.labels!['team.example.com/owner'];
+      world.mapi!.metadata.generation! += 1;
+      world.converge();
+      expect(world.mirror?.metadata.labels).to.not.have.property('team.example.com/owner');
+      expect(world.mirror?.metadata.labels).to.include({ 'gitops.example.com/app': 'fleet' });
+      expect(world.mirror?.metadata.annotations).to.include({ 'cost.example.com/center': '42' });
+      expect(world.templates[0]?.metadata.labels).to.include({ 'backup.example.com/skip': 'true' });
+    });
+
     it('converges to a paused mirror, an owned template and Synchronized=True', () => {
       const world = new World(mapiMachineSet());
       world.converge();

@@ -25,6 +25,23 @@ function next(world: MachineWorld, check: (step: Step) => void): Step {
 }
 
 describe('planMachine: MAPI → CAPI under MachineAPI', () => {
+  it("leaves another writer's labels and annotations on the CAPI Machine; ours follow MAPI", () => {
+    const world = new MachineWorld(storedMachine());
+    world.mapi!.metadata.labels = { ...world.mapi!.metadata.labels, 'team.example.com/owner': 'a' };
+    world.converge();
+    expect(world.mirror?.metadata.labels).to.include({ 'team.example.com/owner': 'a' });
+    world.mirror!.metadata.labels!['gitops.example.com/app'] = 'fleet';
+    world.mirror!.metadata.annotations!['cost.example.com/center'] = '42';
+    expect(world.converge(), 'nothing to write for their keys').to.have.length(0);
+
+    delete world.mapi!.metadata.labels['team.example.com/owner'];
+    world.mapi!.metadata.generation! += 1;
+    world.converge();
+    expect(world.mirror?.metadata.labels).to.not.have.property('team.example.com/owner');
+    expect(world.mirror?.metadata.labels).to.include({ 'gitops.example.com/app': 'fleet' });
+    expect(world.mirror?.metadata.annotations).to.include({ 'cost.example.com/center': '42' });
+  });
+
   it('writes finalizer, CAPI Machine, infrastructure machine, status, then Synchronized=True: the outcome is the first status write', () => {
     const world = new MachineWorld(storedMachine());
 
