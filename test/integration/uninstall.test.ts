@@ -1,11 +1,13 @@
 // The documented uninstall step: with the controller gone, hack/release-finalizers.sh releases
-// its finalizer from both sides, leaves every other finalizer alone, and deletions then finish.
+// its finalizer from the MachineSets and Machines of both sides, leaves every other finalizer
+// alone (machine-api-operator's on its Machines among them), and deletions then finish, next to
+// machine-api-operator and Cluster API.
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import type { CapiMachineSet, MapiMachineSet } from '../../src/api/types.js';
-import { FINALIZER } from '../../src/sync/markers.js';
+import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
+import { FINALIZER, MAPI_MACHINE_FINALIZER } from '../../src/sync/markers.js';
 import { controlPlane } from '../support/cluster.js';
 import {
   awsMachineSet,
@@ -17,6 +19,7 @@ import {
   startTestController,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { CAPI_MACHINES, capiMachines, MAPI_MACHINES, mapiMachines } from '../support/machines.js';
 
 const SCRIPT = resolve(import.meta.dirname, '..', '..', 'hack', 'release-finalizers.sh');
 const OTHER_FINALIZER = 'example.com/keep-me';
@@ -36,12 +39,16 @@ function isNotFound(err: unknown): boolean {
   return (err as { code?: number }).code === 404;
 }
 
+/** name → finalizers, of every object listed. */
+const finalizersByName = (objects: KubeObject[]) =>
+  Object.fromEntries(objects.map((o) => [o.metadata.name, o.metadata.finalizers ?? []]));
+
 describe('uninstall: hack/release-finalizers.sh', function () {
-  this.timeout(120_000);
+  this.timeout(240_000);
 
   before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
 
-  it('releases only our finalizer on both sides, so that deletions finish without the controller', async () => {
+  it('releases only our finalizer from MachineSets and Machines on both sides, so that deletions finish without the controller', async () => {
     const c = await startTestController();
     const api = customObjects();
     const plain = awsMachineSet('worker-plain', c.mapiNamespace);
@@ -86,10 +93,48 @@ describe('uninstall: hack/release-finalizers.sh', function () {
       OTHER_FINALIZER,
       FINALIZER,
     ]);
+    // machine-api-operator made 2 Machines per MachineSet; the controller mirrored each of them
+    // and put its finalizer on both sides (beside machine-api-operator's on the MAPI Machine).
+    const machines = await eventually(
+      async () => {
+        const mapi = await mapiMachines(c);
+        const capi = await capiMachines(c);
+        const seen = JSON.stringify([finalizersByName(mapi), finalizersByName(capi)]);
+        expect(mapi, seen).to.have.length(4);
+        expect(capi.map((m) => m.metadata.name).sort(), seen).to.deep.equal(
+          mapi.map((m) => m.metadata.name).sort(),
+        );
+        // Everyone's finalizers are on before the snapshot: ours on both sides, and
+        // machine-api-operator's on the MAPI Machine (Cluster API adds none to a paused Machine
+        // it has never reconciled).
+        for (const machine of mapi) {
+          expect(machine.metadata.finalizers, seen).to.include.members([
+            FINALIZER,
+            MAPI_MACHINE_FINALIZER,
+          ]);
+        }
+        for (const machine of capi) expect(machine.metadata.finalizers, seen).to.include(FINALIZER);
+        return { mapi: finalizersByName(mapi), capi: finalizersByName(capi) };
+      },
+      { timeoutMs: 90_000 },
+    );
     await c.stop();
 
     const { stdout } = await releaseFinalizers(c.mapiNamespace, c.capiNamespace);
-    expect(stdout.match(/patched/g), stdout).to.have.length(4);
+    expect(stdout.match(/patched/g), stdout).to.have.length(4 + 4 + 4);
+    const withoutOurs = (byName: Record<string, string[]>) =>
+      Object.fromEntries(
+        Object.entries(byName).map(([name, list]) => [name, list.filter((f) => f !== FINALIZER)]),
+      );
+    expect(finalizersByName(await mapiMachines(c)), 'MAPI Machines').to.deep.equal(
+      withoutOurs(machines.mapi),
+    );
+    expect(finalizersByName(await capiMachines(c)), 'CAPI Machines').to.deep.equal(
+      withoutOurs(machines.capi),
+    );
+    for (const list of Object.values(machines.mapi)) {
+      expect(list.length, "machine-api-operator's finalizer is left").to.be.greaterThan(1);
+    }
 
     expect((await getMapi('worker-plain')).metadata.finalizers ?? []).to.deep.equal([]);
     expect((await getMirror('worker-plain')).metadata.finalizers ?? []).to.deep.equal([]);
@@ -112,6 +157,46 @@ describe('uninstall: hack/release-finalizers.sh', function () {
       );
       expect(gone, 'MAPI MachineSet deleted').to.equal(true);
     });
+
+    // deleting a Machine of either side finishes too
+    const [mapiMachine, capiMachine] = Object.keys(machines.mapi)
+      .filter((name) => name.startsWith('worker-shared'))
+      .sort();
+    const gone = async (where: typeof MAPI_MACHINES, namespace: string, name: string) =>
+      api.getNamespacedCustomObject({ ...where, namespace, name }).then(
+        () => false,
+        (err: unknown) => {
+          if (isNotFound(err)) return true;
+          throw err;
+        },
+      );
+    expect(mapiMachine && capiMachine, JSON.stringify(machines.mapi)).to.be.a('string');
+    await api.deleteNamespacedCustomObject({
+      ...MAPI_MACHINES,
+      namespace: c.mapiNamespace,
+      name: mapiMachine!,
+    });
+    await api.deleteNamespacedCustomObject({
+      ...CAPI_MACHINES,
+      namespace: c.capiNamespace,
+      name: capiMachine!,
+    });
+    await eventually(
+      async () => {
+        expect(await gone(MAPI_MACHINES, c.mapiNamespace, mapiMachine!), 'MAPI Machine').to.equal(
+          true,
+        );
+        expect(await gone(CAPI_MACHINES, c.capiNamespace, capiMachine!), 'CAPI Machine').to.equal(
+          true,
+        );
+        // and the Machines of the deleted MachineSet, which the garbage collector deletes
+        const left = (await mapiMachines(c)).filter((m) => m.metadata.name in machines.mapi);
+        expect(
+          left.map((m) => m.metadata.name).filter((n) => n.startsWith('worker-plain')),
+        ).to.deep.equal([]);
+      },
+      { timeoutMs: 90_000 },
+    );
 
     // a second run has nothing left to do
     const again = await releaseFinalizers(c.mapiNamespace, c.capiNamespace);
