@@ -107,6 +107,11 @@ export function clusterAccess(
   );
   const cert = material(user?.certFile, user?.certData, `user "${userName}" client-certificate`);
   const key = material(user?.keyFile, user?.keyData, `user "${userName}" client-key`);
+  if (cluster.proxyUrl && !/^(https?|socks[45]?h?):\/\//.test(cluster.proxyUrl)) {
+    fail(
+      `cluster "${cluster.name}": proxy-url ${cluster.proxyUrl}: only http, https and socks proxies are supported`,
+    );
+  }
   const { token, refresh } = credentialSource(kubeConfig, user, env, now, fail);
   const headers = user ? impersonation(user) : {};
   return {

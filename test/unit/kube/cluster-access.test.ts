@@ -107,6 +107,7 @@ describe('loadClusterAccess', () => {
       [{ currentContext: '' }, 'no current-context'],
       [{ currentContext: 'elsewhere' }, 'context "elsewhere" (current-context) is not defined'],
       [{ user: { username: 'a', password: 'b' } }, 'username and password are not supported'],
+      [{ cluster: { 'proxy-url': 'ftp://proxy:21' } }, 'only http, https and socks proxies'],
       [{ cluster: { 'certificate-authority': 'missing.crt' } }, 'certificate-authority'],
     ];
     for (const [parts, message] of cases) {
