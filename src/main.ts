@@ -75,9 +75,12 @@ async function main(): Promise<number> {
   const logger = createLogger(options.logLevel, options.logFormat);
   let access: ClusterAccess;
   try {
+    // options.kubeconfig is --kubeconfig, or else $KUBECONFIG itself; the loader reads
+    // $KUBECONFIG as kubectl does, a list of files to merge.
+    const flag = options.kubeconfig !== process.env.KUBECONFIG ? options.kubeconfig : undefined;
     access = loadClusterAccess({
       env: process.env,
-      ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
+      ...(flag ? { kubeconfigPath: flag } : {}),
     });
   } catch (err) {
     logger.error('cannot load kubeconfig', { error: (err as Error).message });

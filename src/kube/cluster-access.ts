@@ -1,10 +1,21 @@
-// Where the API server is and how to authenticate to it: from a kubeconfig file or from the
-// pod's service account, as kubectl and client-go read them. Our own, so that the controller
-// does not load client-node's whole API surface to read a few fields.
+// Where the API server is and how to authenticate to it, from a client-node KubeConfig (see
+// kubeconfig.ts for which one): what our transport (http-client.ts) needs for its connection pool
+// once — server, TLS material, proxy — and per request — the credential of the moment and the
+// impersonation headers. The credential is fetched anew when it expires and, once, when the
+// server answers 401 to it.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
-import { load } from 'js-yaml';
+import type { RequestOptions } from 'node:https';
+import { bufferFromFileOrString, type KubeConfig, type User } from '@kubernetes/client-node';
+import {
+  KubeConfigError,
+  kubeConfigSource,
+  loadKubeConfig,
+  userExtras,
+  type LoadKubeConfigOptions,
+} from './kubeconfig.js';
+
+export { KubeConfigError, NO_CLUSTER_MESSAGE } from './kubeconfig.js';
 
 export interface ClusterAccess {
   /** The API server's base URL without a trailing slash, e.g. https://10.0.0.1:6443 */
@@ -19,173 +30,236 @@ export interface ClusterAccess {
     /** tls-server-name */
     servername?: string;
   };
+  /** The cluster's proxy-url (http, https or socks), when it has one. */
+  readonly proxyUrl?: string;
+  /** Headers sent with every request besides Authorization: the user's impersonation. */
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
   /** The bearer token for the next request, if the user has one. Cheap per request: cached. */
   token(): Promise<string | undefined>;
+  /**
+   * The server answered 401 to `rejected`: forget it, so that the next `token()` fetches a fresh
+   * credential. False when there is nothing to fetch anew (a static token, no credential): then
+   * sending the request again would change nothing.
+   */
+  refresh?(rejected: string | undefined): boolean;
   /** Where the settings came from, for a log line. */
   readonly source: string;
 }
 
-/** The kubeconfig or the service account cannot be used; the message says why and where. */
-export class ClusterAccessError extends Error {
-  override name = 'ClusterAccessError';
-}
-
-export const NO_CLUSTER_MESSAGE =
-  'no cluster to connect to: pass --kubeconfig, set KUBECONFIG, or run in a pod with a service account';
-
-const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 /** Token files are read again after this long: projected service account tokens rotate. */
 const TOKEN_FILE_TTL_MS = 60_000;
 const EXEC_TIMEOUT_MS = 30_000;
 
-export interface LoadClusterAccessOptions {
-  kubeconfigPath?: string;
-  env: NodeJS.ProcessEnv;
-  /** Default: the pod's service account directory. */
-  serviceAccountDir?: string;
+export interface ClusterAccessOptions {
+  /** The environment of exec credential plugins. Default: the process's. */
+  env?: NodeJS.ProcessEnv;
   /** Default: Date.now. */
   now?: () => number;
 }
 
+/** `loadKubeConfig`'s options (`kubeconfigPath` is its `path`) and `clusterAccess`'s. */
+export interface LoadClusterAccessOptions extends Omit<LoadKubeConfigOptions, 'path' | 'env'> {
+  kubeconfigPath?: string;
+  env: NodeJS.ProcessEnv;
+  now?: () => number;
+}
+
+/** The kubeconfig chosen as `loadKubeConfig` chooses it, ready for the transport. */
 export function loadClusterAccess(options: LoadClusterAccessOptions): ClusterAccess {
+  const { kubeconfigPath, now, ...rest } = options;
+  const kubeConfig = loadKubeConfig({
+    ...rest,
+    ...(kubeconfigPath ? { path: kubeconfigPath } : {}),
+  });
+  return clusterAccess(kubeConfig, { env: options.env, ...(now ? { now } : {}) });
+}
+
+/** The current context of `kubeConfig`, ready for the transport. */
+export function clusterAccess(
+  kubeConfig: KubeConfig,
+  options: ClusterAccessOptions = {},
+): ClusterAccess {
+  const env = options.env ?? process.env;
   const now = options.now ?? Date.now;
-  if (options.kubeconfigPath) return fromKubeconfig(options.kubeconfigPath, options.env, now);
-  const { KUBERNETES_SERVICE_HOST: host, KUBERNETES_SERVICE_PORT: port } = options.env;
-  if (host && port)
-    return inCluster(host, port, options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR, now);
-  throw new ClusterAccessError(NO_CLUSTER_MESSAGE);
-}
-
-function inCluster(host: string, port: string, dir: string, now: () => number): ClusterAccess {
-  const hostPart = host.includes(':') ? `[${host}]` : host;
-  const where = 'in-cluster service account';
-  return {
-    server: `https://${hostPart}:${port}`,
-    tls: { ca: readRequired(join(dir, 'ca.crt'), `${where}: CA`), rejectUnauthorized: true },
-    token: tokenFileSource(join(dir, 'token'), `${where}: token`, now),
-    source: where,
-  };
-}
-
-type Entry = Record<string, unknown>;
-
-function fromKubeconfig(path: string, env: NodeJS.ProcessEnv, now: () => number): ClusterAccess {
+  const source = kubeConfigSource(kubeConfig);
   const fail = (what: string): never => {
-    throw new ClusterAccessError(`kubeconfig ${path}: ${what}`);
+    throw new KubeConfigError(`${source}: ${what}`);
   };
-  let config: Entry;
-  try {
-    const parsed = load(readFileSync(path, 'utf8'));
-    config = isEntry(parsed) ? parsed : fail('not a kubeconfig (no mapping at the top)');
-  } catch (err) {
-    if (err instanceof ClusterAccessError) throw err;
-    return fail(`cannot be read: ${(err as Error).message}`);
+  const cluster = kubeConfig.getCurrentCluster() ?? fail('the current context names no cluster');
+  const user = kubeConfig.getCurrentUser();
+  const userName = user?.name ?? '';
+  if (user?.username || user?.password) {
+    fail(
+      `user "${userName}": username and password are not supported; use a token, a client certificate or an exec credential plugin`,
+    );
   }
-  const contextName = stringField(config, 'current-context') ?? fail('no current-context');
-  const named = (list: string, name: string, by: string): Entry => {
-    const entries = Array.isArray(config[list]) ? (config[list] as unknown[]) : [];
-    const found = entries.find((e) => isEntry(e) && e.name === name) as Entry | undefined;
-    const body = found?.[list.slice(0, -1)];
-    return isEntry(body) ? body : fail(`${list.slice(0, -1)} "${name}" (${by}) is not defined`);
-  };
-  const context = named('contexts', contextName, 'current-context');
-  const clusterName =
-    stringField(context, 'cluster') ?? fail(`context "${contextName}" names no cluster`);
-  const cluster = named('clusters', clusterName, `context "${contextName}"`);
-  const userName = stringField(context, 'user');
-  const user = userName ? named('users', userName, `context "${contextName}"`) : {};
-
-  const server = (
-    stringField(cluster, 'server') ?? fail(`cluster "${clusterName}" has no server`)
-  ).replace(/\/+$/, '');
-  if (cluster['proxy-url']) fail(`cluster "${clusterName}": proxy-url is not supported`);
-  for (const field of ['auth-provider', 'username', 'password']) {
-    if (user[field] !== undefined) {
-      fail(
-        `user "${userName}": ${field} is not supported; use a token, a client certificate or an exec credential plugin`,
-      );
+  const material = (file: string | undefined, data: string | undefined, what: string) => {
+    try {
+      return bufferFromFileOrString(file, data) ?? undefined;
+    } catch (err) {
+      return fail(`${what}: cannot read ${file}: ${(err as Error).message}`);
     }
-  }
-  const base = dirname(path);
-  const material = (entry: Entry, field: string, owner: string): Buffer | undefined => {
-    const data = stringField(entry, `${field}-data`);
-    if (data) return Buffer.from(data, 'base64');
-    const file = stringField(entry, field);
-    if (!file) return undefined;
-    const resolved = isAbsolute(file) ? file : join(base, file);
-    return readRequired(resolved, `kubeconfig ${path}: ${owner} ${field}`);
   };
-  const ca = material(cluster, 'certificate-authority', `cluster "${clusterName}"`);
-  const cert = material(user, 'client-certificate', `user "${userName}"`);
-  const key = material(user, 'client-key', `user "${userName}"`);
-  const servername = stringField(cluster, 'tls-server-name');
-
-  let token: () => Promise<string | undefined> = () => Promise.resolve(undefined);
-  const staticToken = stringField(user, 'token');
-  const tokenFile = stringField(user, 'tokenFile');
-  if (staticToken) {
-    token = () => Promise.resolve(staticToken);
-  } else if (tokenFile) {
-    const resolved = isAbsolute(tokenFile) ? tokenFile : join(base, tokenFile);
-    token = tokenFileSource(resolved, `kubeconfig ${path}: user "${userName}" tokenFile`, now);
-  } else if (isEntry(user.exec)) {
-    token = execSource(user.exec, env, now, `kubeconfig ${path}: user "${userName}" exec`);
+  const ca = material(
+    cluster.caFile,
+    cluster.caData,
+    `cluster "${cluster.name}" certificate-authority`,
+  );
+  const cert = material(user?.certFile, user?.certData, `user "${userName}" client-certificate`);
+  const key = material(user?.keyFile, user?.keyData, `user "${userName}" client-key`);
+  if (cluster.proxyUrl && !/^(https?|socks[45]?h?):\/\//.test(cluster.proxyUrl)) {
+    fail(
+      `cluster "${cluster.name}": proxy-url ${cluster.proxyUrl}: only http, https and socks proxies are supported`,
+    );
   }
+  const { token, refresh } = credentialSource(kubeConfig, user, env, now, fail);
+  const headers = user ? impersonation(user) : {};
   return {
-    server,
+    server: cluster.server.replace(/\/+$/, ''),
     tls: {
-      rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
+      rejectUnauthorized: !cluster.skipTLSVerify,
       ...(ca ? { ca } : {}),
       ...(cert ? { cert } : {}),
       ...(key ? { key } : {}),
-      ...(servername ? { servername } : {}),
+      ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
     },
+    ...(cluster.proxyUrl ? { proxyUrl: cluster.proxyUrl } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     token,
-    source: `kubeconfig ${path} (context ${contextName})`,
+    ...(refresh ? { refresh } : {}),
+    source,
   };
 }
 
-/** A token read from a file, read again once it is older than a minute. */
+/** The user's `as`, `as-groups`, `as-uid` and `as-user-extra`, as client-go sends them. */
+function impersonation(user: User): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const extras = userExtras(user);
+  if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
+  if (extras.impersonateGroups?.length) headers['Impersonate-Group'] = extras.impersonateGroups;
+  if (extras.impersonateUid) headers['Impersonate-Uid'] = extras.impersonateUid;
+  for (const [key, values] of Object.entries(extras.impersonateExtra ?? {})) {
+    headers[`Impersonate-Extra-${encodeURIComponent(key)}`] = values;
+  }
+  return headers;
+}
+
+interface CredentialSource {
+  token: () => Promise<string | undefined>;
+  refresh?: (rejected: string | undefined) => boolean;
+}
+
+/**
+ * The user's bearer token, per request. A static token as it is; `tokenFile` and the service
+ * account's token file read again every minute and after a 401; an exec credential plugin run
+ * once per credential (and once for concurrent requests), again when the credential expires and
+ * after a 401. Other auth-providers (oidc, azure, gcp) through client-node's authenticators, on
+ * each request. client-node's own exec authenticator is not used: it runs the plugin on every
+ * request when the credential has no expirationTimestamp, once per concurrent request, without
+ * KUBERNETES_EXEC_INFO, and its cache cannot be dropped after a 401.
+ */
+function credentialSource(
+  kubeConfig: KubeConfig,
+  user: User | null,
+  env: NodeJS.ProcessEnv,
+  now: () => number,
+  fail: (what: string) => never,
+): CredentialSource {
+  if (!user) return { token: () => Promise.resolve(undefined) };
+  const what = `user "${user.name}"`;
+  if (user.exec) {
+    return execSource(user.exec as Record<string, unknown>, kubeConfig, env, now, `${what} exec`);
+  }
+  if (user.token) {
+    const token = user.token.trim();
+    return { token: () => Promise.resolve(token) };
+  }
+  const authProvider = user.authProvider as
+    { name?: string; config?: Record<string, unknown> } | undefined | null;
+  const tokenFile =
+    userExtras(user).tokenFile ??
+    (authProvider?.name === 'tokenFile' && typeof authProvider.config?.tokenFile === 'string'
+      ? authProvider.config.tokenFile
+      : undefined);
+  if (tokenFile) return tokenFileSource(tokenFile, `${what} tokenFile`, now, fail);
+  if (authProvider) {
+    return {
+      token: async () => {
+        const request: RequestOptions = { headers: {} };
+        await kubeConfig.applyToHTTPSOptions(request);
+        const header = (request.headers as Record<string, unknown>).Authorization;
+        return typeof header === 'string' ? header.replace(/^Bearer\s+/i, '') : undefined;
+      },
+    };
+  }
+  return { token: () => Promise.resolve(undefined) };
+}
+
+/** A token read from a file, read again once it is older than a minute, and after a 401. */
 function tokenFileSource(
   path: string,
   what: string,
   now: () => number,
-): () => Promise<string | undefined> {
-  let cached = readRequired(path, what).toString('utf8').trim();
+  fail: (what: string) => never,
+): CredentialSource {
+  const read = () => readFileSync(path, 'utf8').trim();
+  let cached: string;
+  try {
+    cached = read();
+  } catch (err) {
+    return fail(`${what}: cannot read ${path}: ${(err as Error).message}`);
+  }
   let readAt = now();
-  return () => {
-    if (now() - readAt >= TOKEN_FILE_TTL_MS) {
-      try {
-        cached = readFileSync(path, 'utf8').trim();
-        readAt = now();
-      } catch {
-        // Mid-rotation: the token we have is still good for a while; try again next request.
-      }
+  const reread = (): void => {
+    try {
+      cached = read();
+      readAt = now();
+    } catch {
+      // Mid-rotation: the token we have is still good for a while; try again next request.
     }
-    return Promise.resolve(cached);
+  };
+  return {
+    token: () => {
+      if (now() - readAt >= TOKEN_FILE_TTL_MS) reread();
+      return Promise.resolve(cached);
+    },
+    refresh: () => {
+      reread();
+      return true;
+    },
   };
 }
 
-/** A token from an exec credential plugin, run again when the credential expires. */
+/** A token from an exec credential plugin, run again when the credential expires or is refused. */
 function execSource(
-  exec: Entry,
+  exec: Record<string, unknown>,
+  kubeConfig: KubeConfig,
   env: NodeJS.ProcessEnv,
   now: () => number,
   what: string,
-): () => Promise<string | undefined> {
-  const command = stringField(exec, 'command');
-  if (!command) throw new ClusterAccessError(`${what}: no command`);
+): CredentialSource {
+  const command = typeof exec.command === 'string' ? exec.command : '';
+  if (!command) throw new KubeConfigError(`${kubeConfigSource(kubeConfig)}: ${what}: no command`);
   const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
-  const apiVersion = stringField(exec, 'apiVersion') ?? 'client.authentication.k8s.io/v1';
+  const apiVersion =
+    typeof exec.apiVersion === 'string' ? exec.apiVersion : 'client.authentication.k8s.io/v1';
   const extraEnv = Array.isArray(exec.env) ? (exec.env as unknown[]).filter(isEntry) : [];
+  const cluster = kubeConfig.getCurrentCluster();
+  const spec: Record<string, unknown> = { interactive: false };
+  if (exec.provideClusterInfo === true && cluster) {
+    const ca = bufferFromFileOrString(cluster.caFile, cluster.caData);
+    spec.cluster = {
+      server: cluster.server,
+      ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
+      ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
+      ...(ca ? { 'certificate-authority-data': ca.toString('base64') } : {}),
+      ...(cluster.proxyUrl ? { 'proxy-url': cluster.proxyUrl } : {}),
+    };
+  }
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
     ...Object.fromEntries(extraEnv.map((e) => [String(e.name), String(e.value)])),
-    KUBERNETES_EXEC_INFO: JSON.stringify({
-      apiVersion,
-      kind: 'ExecCredential',
-      spec: { interactive: false },
-    }),
+    KUBERNETES_EXEC_INFO: JSON.stringify({ apiVersion, kind: 'ExecCredential', spec }),
   };
   let cached: { token: string; expiresAt: number } | undefined;
   let running: Promise<string> | undefined;
@@ -229,26 +303,20 @@ function execSource(
         },
       );
     });
-  return () => {
-    if (cached && now() < cached.expiresAt) return Promise.resolve(cached.token);
-    running ??= run().finally(() => (running = undefined));
-    return running;
+  return {
+    token: () => {
+      if (cached && now() < cached.expiresAt) return Promise.resolve(cached.token);
+      running ??= run().finally(() => (running = undefined));
+      return running;
+    },
+    refresh: (rejected) => {
+      // Requests refused together drop the refused credential once, not the fresh one.
+      if (cached?.token === rejected) cached = undefined;
+      return true;
+    },
   };
 }
 
-function readRequired(path: string, what: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (err) {
-    throw new ClusterAccessError(`${what}: cannot read ${path}: ${(err as Error).message}`);
-  }
-}
-
-function isEntry(value: unknown): value is Entry {
+function isEntry(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringField(entry: Entry, field: string): string | undefined {
-  const value = entry[field];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -3,10 +3,15 @@
 // load every API model on import (~70 MiB); a controller that makes thousands of small writes
 // needs neither. Every request is bounded in time, from authentication to the last body byte,
 // retries included: like client-go, a request is sent again when the server asks for it
-// (429 or 5xx with Retry-After), and once when a reused keep-alive socket turns out to be closed
-// before any answer came. Watches (`stream`) are never retried here; their informer restarts them.
+// (429 or 5xx with Retry-After), once when a reused keep-alive socket turns out to be closed
+// before any answer came, and once with a fresh credential when the server refused the one sent
+// (401; an expired exec credential, a rotated token file). Watches (`stream`) are otherwise never
+// retried here; their informer restarts them. Credentials and impersonation come from the
+// kubeconfig through ClusterAccess; a cluster's proxy-url is honoured by the pool's agent.
 import http from 'node:http';
 import https from 'node:https';
+import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
+import { SocksProxyAgent } from 'socks-proxy-agent';
 import type { ClusterAccess } from './cluster-access.js';
 
 /** What every API request may take unless told otherwise (the --request-timeout default). */
@@ -114,16 +119,19 @@ export class KubeClient {
       keepAlive: true,
       timeout: options.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS,
     };
-    this.agent = access.server.startsWith('http:')
-      ? new http.Agent(pool)
-      : new https.Agent({
-          ...pool,
-          rejectUnauthorized,
-          ...(ca ? { ca } : {}),
-          ...(cert ? { cert } : {}),
-          ...(key ? { key } : {}),
-          ...(servername ? { servername } : {}),
-        });
+    const tls = {
+      rejectUnauthorized,
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(servername ? { servername } : {}),
+    };
+    const secure = !access.server.startsWith('http:');
+    this.agent = access.proxyUrl
+      ? proxyAgent(access.proxyUrl, secure, pool, tls)
+      : secure
+        ? new https.Agent({ ...pool, ...tls })
+        : new http.Agent(pool);
   }
 
   /**
@@ -137,10 +145,12 @@ export class KubeClient {
     try {
       let retries = 0;
       let resetRetried = false;
+      let credentialRefreshed = false;
       for (;;) {
         let response: http.IncomingMessage;
+        let token: string | undefined;
         try {
-          response = await this.open(method, path, options, deadline.signal);
+          ({ response, token } = await this.open(method, path, options, deadline.signal));
         } catch (err) {
           if (err instanceof ResetBeforeAnswer) {
             if (!resetRetried && IDEMPOTENT_METHODS.has(method) && !deadline.signal.aborted) {
@@ -162,6 +172,10 @@ export class KubeClient {
           }
         }
         const error = new ApiError(status, text, method, path);
+        if (status === 401 && !credentialRefreshed && this.access.refresh?.(token)) {
+          credentialRefreshed = true;
+          continue;
+        }
         const wait = retryAfterMs(response);
         if (
           wait === undefined ||
@@ -186,7 +200,8 @@ export class KubeClient {
   /**
    * A streamed GET (a watch): `onLine` gets each line of the body until the server ends it
    * (resolves) or it fails or `signal` aborts (rejects). No deadline: a watch is long by design.
-   * A status other than 200 rejects with an ApiError.
+   * A status other than 200 rejects with an ApiError, after one more try with a fresh credential
+   * when it is a 401.
    */
   async stream(
     path: string,
@@ -194,7 +209,12 @@ export class KubeClient {
     signal: AbortSignal,
     onLine: (line: string) => void,
   ): Promise<void> {
-    const response = await this.open('GET', path, { query }, signal);
+    const first = await this.open('GET', path, { query }, signal);
+    let response = first.response;
+    if (response.statusCode === 401 && this.access.refresh?.(first.token)) {
+      await readBody(response);
+      ({ response } = await this.open('GET', path, { query }, signal));
+    }
     if (response.statusCode !== 200) {
       throw new ApiError(response.statusCode ?? 0, await readBody(response), 'GET', path);
     }
@@ -232,12 +252,13 @@ export class KubeClient {
     path: string,
     { query, body, contentType, signal }: RequestOptions,
     abort: AbortSignal,
-  ): Promise<http.IncomingMessage> {
+  ): Promise<{ response: http.IncomingMessage; token: string | undefined }> {
     const url = new URL(this.server + path);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value);
     const token = await raceSignal(this.access.token(), abort);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: http.OutgoingHttpHeaders = {
+      ...this.access.headers,
       Accept: 'application/json',
       'User-Agent': this.userAgent,
     };
@@ -248,7 +269,7 @@ export class KubeClient {
     }
     signal?.throwIfAborted();
     const client = url.protocol === 'http:' ? http : https;
-    return new Promise<http.IncomingMessage>((resolve, reject) => {
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const request = client.request(url, { method, headers, agent: this.agent, signal: abort });
       let socket: { bytesRead: number } | undefined;
       let readBefore = 0;
@@ -266,6 +287,7 @@ export class KubeClient {
       });
       request.end(payload);
     });
+    return { response, token };
   }
 
   private deadline(
@@ -290,6 +312,25 @@ export class KubeClient {
       },
     };
   }
+}
+
+/**
+ * The pool's agent through the cluster's proxy-url, as client-node and client-go use it: CONNECT
+ * through an http(s) proxy, or a SOCKS proxy.
+ */
+function proxyAgent(
+  proxyUrl: string,
+  secure: boolean,
+  pool: http.AgentOptions,
+  tls: https.AgentOptions,
+): http.Agent {
+  if (proxyUrl.startsWith('socks')) return new SocksProxyAgent(proxyUrl, { ...pool, ...tls });
+  if (!/^https?:/.test(proxyUrl)) {
+    throw new Error(`proxy-url ${proxyUrl}: only http, https and socks proxies are supported`);
+  }
+  return secure
+    ? new HttpsProxyAgent({ ...pool, ...tls, proxy: proxyUrl })
+    : new HttpProxyAgent({ ...pool, proxy: proxyUrl });
 }
 
 interface Deadline {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane, IdentityName } from '../../hack/control-plane.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 
 let plane: ControlPlane | undefined;
 const namespacesToDelete: string[] = [];
@@ -18,9 +19,7 @@ export function controlPlane(): ControlPlane {
 
 /** A fresh admin KubeConfig (system:masters). */
 export function adminConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromFile(controlPlane().kubeconfigPath);
-  return kc;
+  return loadKubeConfig({ path: controlPlane().kubeconfigPath, env: {} });
 }
 
 /**
@@ -34,9 +33,7 @@ export function controllerConfig(): KubeConfig {
 
 /** A fresh KubeConfig of one of the controllers' identities (IDENTITIES in hack/control-plane.ts). */
 export function identityConfig(identity: IdentityName): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromFile(controlPlane().identityKubeconfigPaths[identity]);
-  return kc;
+  return loadKubeConfig({ path: controlPlane().identityKubeconfigPaths[identity], env: {} });
 }
 
 export function uniqueName(prefix: string): string {

@@ -1,10 +1,17 @@
 // Reading the cluster for `check`: the MAPI MachineSets of one namespace and the Infrastructure.
 // Reads only; every request is bounded in time.
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { Infrastructure, MapiMachineSet } from '../../api/types.js';
-import { createApiClient, DEFAULT_REQUEST_TIMEOUT_MS } from '../../kube/api-client.js';
+import { clusterAccess } from '../../kube/cluster-access.js';
 import { describeError, isNotFound, statusCode } from '../../kube/errors.js';
-import { INFRASTRUCTURE, INFRASTRUCTURE_NAME, MAPI_MACHINE_SET } from '../../kube/resources.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, KubeClient } from '../../kube/http-client.js';
+import { KubeConfigError, loadKubeConfig as loadKubeConfigFile } from '../../kube/kubeconfig.js';
+import {
+  INFRASTRUCTURE,
+  INFRASTRUCTURE_NAME,
+  MAPI_MACHINE_SET,
+  resourcePath,
+} from '../../kube/resources.js';
 import { CheckInputError } from './flags.js';
 
 const PAGE_SIZE = 500;
@@ -15,75 +22,79 @@ export interface ClusterRead {
   infrastructure?: Infrastructure;
 }
 
-/** --kubeconfig (or $KUBECONFIG), else the pod's service account; CheckInputError otherwise. */
+/**
+ * --kubeconfig, else the files of $KUBECONFIG (merged as kubectl merges them), else the pod's
+ * service account; CheckInputError otherwise.
+ */
 export function loadKubeConfig(
   kubeconfig: string | undefined,
   env: Record<string, string | undefined>,
 ): KubeConfig {
-  const config = new KubeConfig();
   try {
-    if (kubeconfig !== undefined) config.loadFromFile(kubeconfig);
-    else if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT) config.loadFromCluster();
+    return loadKubeConfigFile({ ...(kubeconfig !== undefined ? { path: kubeconfig } : {}), env });
   } catch (err) {
+    if (!(err instanceof KubeConfigError)) throw err;
     throw new CheckInputError(
-      `cannot load the kubeconfig ${kubeconfig ?? '(in-cluster)'}: ${describeError(err)}`,
+      err.reason === 'missing'
+        ? 'no cluster to read: pass -f FILE (or -f - for stdin), --kubeconfig PATH, set KUBECONFIG, or run in a pod'
+        : err.message,
     );
   }
-  if (!config.getCurrentCluster()) {
-    throw new CheckInputError(
-      'no cluster to read: pass -f FILE (or -f - for stdin), --kubeconfig PATH, set KUBECONFIG, or run in a pod',
-    );
-  }
-  return config;
 }
 
 export async function readCluster(
   kubeConfig: KubeConfig,
   namespace: string,
   timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  env: Record<string, string | undefined> = process.env,
 ): Promise<ClusterRead> {
-  const api = createApiClient(kubeConfig, CustomObjectsApi, { timeoutMs });
-  const server = kubeConfig.getCurrentCluster()?.server ?? 'the API server';
-  const [machineSets, infrastructure] = await Promise.all([
-    listMachineSets(api, namespace).catch((err: unknown) => {
-      throw failure(err, `cannot list machinesets.machine.openshift.io in ${namespace}`, server);
-    }),
-    getInfrastructure(api).catch((err: unknown) => {
-      throw failure(err, `cannot read infrastructures.config.openshift.io/cluster`, server);
-    }),
-  ]);
-  return { machineSets, ...(infrastructure ? { infrastructure } : {}) };
+  let client: KubeClient;
+  try {
+    client = new KubeClient(clusterAccess(kubeConfig, { env }), {
+      timeoutMs,
+      userAgent: 'mapi-capi-sync-check',
+    });
+  } catch (err) {
+    if (err instanceof KubeConfigError) throw new CheckInputError(err.message);
+    throw err;
+  }
+  const server = client.server;
+  try {
+    const [machineSets, infrastructure] = await Promise.all([
+      listMachineSets(client, namespace).catch((err: unknown) => {
+        throw failure(err, `cannot list machinesets.machine.openshift.io in ${namespace}`, server);
+      }),
+      getInfrastructure(client).catch((err: unknown) => {
+        throw failure(err, `cannot read infrastructures.config.openshift.io/cluster`, server);
+      }),
+    ]);
+    return { machineSets, ...(infrastructure ? { infrastructure } : {}) };
+  } finally {
+    client.close();
+  }
 }
 
-async function listMachineSets(
-  api: CustomObjectsApi,
-  namespace: string,
-): Promise<MapiMachineSet[]> {
+async function listMachineSets(client: KubeClient, namespace: string): Promise<MapiMachineSet[]> {
   const items: MapiMachineSet[] = [];
+  const path = resourcePath({ ...MAPI_MACHINE_SET, namespace });
   let continueToken: string | undefined;
   do {
-    const page = (await api.listNamespacedCustomObject({
-      group: MAPI_MACHINE_SET.group,
-      version: MAPI_MACHINE_SET.version,
-      plural: MAPI_MACHINE_SET.plural,
-      namespace,
-      limit: PAGE_SIZE,
-      ...(continueToken ? { _continue: continueToken } : {}),
-    })) as { items?: MapiMachineSet[]; metadata?: { _continue?: string; continue?: string } };
+    const page = await client.request<{
+      items?: MapiMachineSet[];
+      metadata?: { continue?: string };
+    }>('GET', path, {
+      query: { limit: String(PAGE_SIZE), ...(continueToken ? { continue: continueToken } : {}) },
+    });
     items.push(...(page.items ?? []));
-    continueToken = page.metadata?.continue || page.metadata?._continue || undefined;
+    continueToken = page.metadata?.continue || undefined;
   } while (continueToken);
   return items;
 }
 
-async function getInfrastructure(api: CustomObjectsApi): Promise<Infrastructure | undefined> {
+async function getInfrastructure(client: KubeClient): Promise<Infrastructure | undefined> {
   try {
-    return (await api.getClusterCustomObject({
-      group: INFRASTRUCTURE.group,
-      version: INFRASTRUCTURE.version,
-      plural: INFRASTRUCTURE.plural,
-      name: INFRASTRUCTURE_NAME,
-    })) as Infrastructure;
+    const path = `${resourcePath(INFRASTRUCTURE)}/${INFRASTRUCTURE_NAME}`;
+    return await client.request<Infrastructure>('GET', path);
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;

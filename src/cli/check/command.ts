@@ -20,7 +20,7 @@ export const EXIT_BAD_INPUT = 2;
 /** Runs the command; resolves with its exit code (0 all can migrate, 1 some cannot, 2 bad input). */
 export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
   try {
-    const flags = parseCheckFlags(argv, io.env);
+    const flags = parseCheckFlags(argv);
     if (flags === 'help') {
       await write(io.stdout, CHECK_USAGE);
       return 0;
@@ -58,7 +58,12 @@ async function readInput(
     return { machineSets, facts: { ...given, ...platform, fromCluster: false } };
   }
   const kubeConfig = loadKubeConfig(flags.source.kubeconfig, io.env);
-  const { machineSets, infrastructure } = await readCluster(kubeConfig, flags.source.mapiNamespace);
+  const { machineSets, infrastructure } = await readCluster(
+    kubeConfig,
+    flags.source.mapiNamespace,
+    undefined,
+    io.env,
+  );
   const platform =
     flags.platform ??
     (infrastructure?.status?.platformStatus?.type || infrastructure?.status?.platform || undefined);

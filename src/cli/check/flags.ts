@@ -1,4 +1,4 @@
-// The flags of `mapi-capi-sync check`. Pure: parses the argv and environment it is given.
+// The flags of `mapi-capi-sync check`. Pure: parses the argv it is given.
 import { parseArgs } from 'node:util';
 import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
 
@@ -55,10 +55,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const STDIN = '-';
 
 /** The flags, or 'help'; throws CheckInputError on bad flags. */
-export function parseCheckFlags(
-  argv: string[],
-  env: Record<string, string | undefined>,
-): CheckFlags | 'help' {
+export function parseCheckFlags(argv: string[]): CheckFlags | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -112,7 +109,7 @@ export function parseCheckFlags(
     throw new CheckInputError('--infrastructure-name must not be empty');
   }
   return {
-    source: source(values.filename, values.kubeconfig, values['mapi-namespace'], env),
+    source: source(values.filename, values.kubeconfig, values['mapi-namespace']),
     output,
     capiNamespace: values['capi-namespace'],
     ...(values.platform !== undefined ? { platform: values.platform } : {}),
@@ -126,13 +123,12 @@ function source(
   files: string[] | undefined,
   kubeconfigFlag: string | undefined,
   mapiNamespace: string | undefined,
-  env: Record<string, string | undefined>,
 ): CheckSource {
   if (files === undefined) {
-    const kubeconfig = kubeconfigFlag ?? (env.KUBECONFIG || undefined);
+    // Without --kubeconfig the loader reads $KUBECONFIG, a list of files, as kubectl does.
     return {
       kind: 'cluster',
-      ...(kubeconfig !== undefined ? { kubeconfig } : {}),
+      ...(kubeconfigFlag !== undefined ? { kubeconfig: kubeconfigFlag } : {}),
       mapiNamespace: mapiNamespace ?? DEFAULT_MAPI_NAMESPACE,
     };
   }

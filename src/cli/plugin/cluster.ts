@@ -1,12 +1,13 @@
-// The plugin's connection to the cluster: which kubeconfig (as kubectl chooses it), reading
-// both sides' objects, and one clear line when that fails.
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+// The plugin's connection to the cluster: which kubeconfig (as kubectl chooses it, through the
+// one loader in src/kube/kubeconfig.ts), reading both sides' objects over the controller's own
+// transport, and one clear line when that fails.
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../../api/types.js';
-import { createApiClient } from '../../kube/api-client.js';
-import { describeError, oneLine, statusCode } from '../../kube/errors.js';
-import type { Resource } from '../../kube/resources.js';
+import { clusterAccess } from '../../kube/cluster-access.js';
+import { describeError, statusCode } from '../../kube/errors.js';
+import { KubeClient } from '../../kube/http-client.js';
+import { KubeConfigError, loadKubeConfig as loadKubeConfigFile } from '../../kube/kubeconfig.js';
+import { resourcePath, type Resource } from '../../kube/resources.js';
 import type { PluginFlags } from './flags.js';
 
 /** A failure to reach or read the cluster: exit code 1, one line, no stack. */
@@ -18,73 +19,32 @@ export class PluginError extends Error {
 const REQUEST_TIMEOUT_MS = 20_000;
 const PAGE_SIZE = 500;
 
-function loadFile(kubeConfig: KubeConfig, path: string): void {
-  if (!existsSync(path)) throw new PluginError(`kubeconfig ${path} does not exist`);
-  try {
-    kubeConfig.loadFromFile(path);
-  } catch (err) {
-    // A YAML error's first line says what and where; the rest is a picture of the line.
-    const firstLine = (err as Error).message.split('\n')[0] ?? '';
-    throw new PluginError(`cannot read kubeconfig ${path}: ${oneLine(firstLine)}`);
-  }
-}
-
-/**
- * Adds what `next` names that `into` does not, as kubectl merges the files of $KUBECONFIG: the
- * first definition of a name wins, and so does the first current context set. (client-node's
- * own merge refuses a name defined twice, which real kubeconfig files often do.)
- */
-function mergeFirstWins(into: KubeConfig, next: KubeConfig): void {
-  const add = <T extends { name: string }>(list: T[], more: T[]) => {
-    for (const item of more) if (!list.some((known) => known.name === item.name)) list.push(item);
-  };
-  add(into.clusters, next.clusters);
-  add(into.users, next.users);
-  add(into.contexts, next.contexts);
-  if (!into.currentContext && next.currentContext) into.currentContext = next.currentContext;
-}
-
 /**
  * The kubeconfig kubectl would use: --kubeconfig, else the files listed in $KUBECONFIG (merged,
- * the first one's current context winning), else ~/.kube/config, else the pod's service account.
+ * the first definition of a name and the first current context winning), else ~/.kube/config,
+ * else the pod's service account; --context instead of the current context.
  */
 export function loadKubeConfig(
   flags: Pick<PluginFlags, 'kubeconfig' | 'context'>,
   env: Record<string, string | undefined>,
   home: string,
 ): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  const listed = (env.KUBECONFIG ?? '').split(delimiter).filter((path) => path !== '');
-  const defaultPath = join(home, '.kube', 'config');
-  if (flags.kubeconfig) {
-    loadFile(kubeConfig, flags.kubeconfig);
-  } else if (listed.length > 0) {
-    const [first, ...others] = listed;
-    loadFile(kubeConfig, first!);
-    for (const path of others) {
-      const next = new KubeConfig();
-      loadFile(next, path);
-      mergeFirstWins(kubeConfig, next);
-    }
-  } else if (existsSync(defaultPath)) {
-    loadFile(kubeConfig, defaultPath);
-  } else if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT) {
-    kubeConfig.loadFromCluster();
-  } else {
+  try {
+    return loadKubeConfigFile({
+      ...(flags.kubeconfig ? { path: flags.kubeconfig } : {}),
+      ...(flags.context ? { context: flags.context } : {}),
+      env,
+      home,
+    });
+  } catch (err) {
+    if (!(err instanceof KubeConfigError)) throw err;
     throw new PluginError(
-      'no kubeconfig: pass --kubeconfig, set KUBECONFIG, or log in (oc login) to create ~/.kube/config',
+      err.reason === 'missing'
+        ? 'no kubeconfig: pass --kubeconfig, set KUBECONFIG, or log in (oc login) to create ~/.kube/config'
+        : err.message,
+      { cause: err },
     );
   }
-  if (flags.context) {
-    if (!kubeConfig.getContextObject(flags.context)) {
-      throw new PluginError(`context "${flags.context}" is not in the kubeconfig`);
-    }
-    kubeConfig.setCurrentContext(flags.context);
-  }
-  if (!kubeConfig.getCurrentCluster()) {
-    throw new PluginError('the kubeconfig has no current context with a cluster: pass --context');
-  }
-  return kubeConfig;
 }
 
 const resourceName = (r: Resource) => `${r.plural}.${r.group}/${r.version}`;
@@ -112,31 +72,42 @@ export interface ClusterReader {
   /** Every object of `resource` in `namespace`, page by page. */
   list<T extends KubeObject>(resource: Resource, namespace: string): Promise<T[]>;
   server: string;
+  /** Closes the kept-alive connections. */
+  close(): void;
 }
 
-export function clusterReader(kubeConfig: KubeConfig): ClusterReader {
-  const api = createApiClient(kubeConfig, CustomObjectsApi, { timeoutMs: REQUEST_TIMEOUT_MS });
-  const server = kubeConfig.getCurrentCluster()?.server ?? '(no server)';
+export function clusterReader(
+  kubeConfig: KubeConfig,
+  env: Record<string, string | undefined> = process.env,
+): ClusterReader {
+  let client: KubeClient;
+  try {
+    client = new KubeClient(clusterAccess(kubeConfig, { env }), {
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      userAgent: 'kubectl-mapi_capi_sync',
+    });
+  } catch (err) {
+    if (err instanceof KubeConfigError) throw new PluginError(err.message, { cause: err });
+    throw err;
+  }
+  const server = client.server;
   return {
     server,
+    close: () => client.close(),
     async list<T extends KubeObject>(resource: Resource, namespace: string): Promise<T[]> {
       const items: T[] = [];
+      const path = resourcePath({ ...resource, namespace });
       let next: string | undefined;
       do {
-        let page: { items: T[]; metadata?: { continue?: string } };
+        let page: { items?: T[]; metadata?: { continue?: string } };
         try {
-          page = (await api.listNamespacedCustomObject({
-            group: resource.group,
-            version: resource.version,
-            plural: resource.plural,
-            namespace,
-            limit: PAGE_SIZE,
-            ...(next ? { _continue: next } : {}),
-          })) as typeof page;
+          page = await client.request<typeof page>('GET', path, {
+            query: { limit: String(PAGE_SIZE), ...(next ? { continue: next } : {}) },
+          });
         } catch (err) {
           throw new PluginError(describeReadError(err, resource, server), { cause: err });
         }
-        items.push(...page.items);
+        items.push(...(page.items ?? []));
         next = page.metadata?.continue || undefined;
       } while (next);
       return items;

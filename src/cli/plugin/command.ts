@@ -150,8 +150,9 @@ export async function runPlugin(argv: string[], io: PluginIO): Promise<number> {
     io.stdout.write(PLUGIN_USAGE);
     return 0;
   }
+  let reader: ClusterReader | undefined;
   try {
-    const reader = clusterReader(loadKubeConfig(flags, io.env, io.home));
+    reader = clusterReader(loadKubeConfig(flags, io.env, io.home), io.env);
     const view = await read(reader, flags);
     reportMissing(io, flags, view);
     if (flags.watch) return await watch(reader, flags, io, view);
@@ -163,5 +164,7 @@ export async function runPlugin(argv: string[], io: PluginIO): Promise<number> {
     if (!(err instanceof PluginError)) throw err;
     io.stderr.write(`error: ${err.message}\n`);
     return 1;
+  } finally {
+    reader?.close();
   }
 }

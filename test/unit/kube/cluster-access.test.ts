@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import {
-  ClusterAccessError,
+  KubeConfigError,
   loadClusterAccess,
   NO_CLUSTER_MESSAGE,
 } from '../../../src/kube/cluster-access.js';
@@ -106,15 +106,14 @@ describe('loadClusterAccess', () => {
     const cases: [Parts, string][] = [
       [{ currentContext: '' }, 'no current-context'],
       [{ currentContext: 'elsewhere' }, 'context "elsewhere" (current-context) is not defined'],
-      [{ cluster: { 'proxy-url': 'http://proxy:3128' } }, 'proxy-url is not supported'],
-      [{ user: { 'auth-provider': { name: 'oidc' } } }, 'auth-provider is not supported'],
-      [{ user: { username: 'a', password: 'b' } }, 'username is not supported'],
+      [{ user: { username: 'a', password: 'b' } }, 'username and password are not supported'],
+      [{ cluster: { 'proxy-url': 'ftp://proxy:21' } }, 'only http, https and socks proxies'],
       [{ cluster: { 'certificate-authority': 'missing.crt' } }, 'certificate-authority'],
     ];
     for (const [parts, message] of cases) {
       const path = kubeconfig(parts);
       const err = failure(() => loadClusterAccess({ kubeconfigPath: path, env: {} }));
-      expect(err, message).to.be.instanceOf(ClusterAccessError);
+      expect(err, message).to.be.instanceOf(KubeConfigError);
       expect(err.message).to.contain(`kubeconfig ${path}`).and.to.contain(message);
     }
     const unknownUser = join(dir, 'config');
@@ -132,7 +131,7 @@ describe('loadClusterAccess', () => {
     writeFileSync(unknownUser, '{ not: [yaml');
     expect(
       failure(() => loadClusterAccess({ kubeconfigPath: unknownUser, env: {} })),
-    ).to.be.instanceOf(ClusterAccessError);
+    ).to.be.instanceOf(KubeConfigError);
   });
 
   it('reads a tokenFile again once it is a minute old', async () => {
@@ -233,7 +232,7 @@ describe('loadClusterAccess', () => {
       'https://api.example:6443',
     );
     const err = failure(() => loadClusterAccess({ env: {} }));
-    expect(err).to.be.instanceOf(ClusterAccessError);
+    expect(err).to.be.instanceOf(KubeConfigError);
     expect(err.message).to.equal(NO_CLUSTER_MESSAGE);
   });
 });

@@ -172,7 +172,7 @@ describe('check: the command', () => {
       [
         'an unreadable kubeconfig',
         () => check(['--kubeconfig', join(dir, 'none')]),
-        /cannot load the kubeconfig .*none: /,
+        /kubeconfig .*none does not exist$/,
       ],
     ];
     for (const [what, run, message] of cases) {

@@ -2,31 +2,28 @@ import { expect } from 'chai';
 import { CheckInputError, parseCheckFlags } from '../../../../src/cli/check/flags.js';
 
 describe('check: flags', () => {
-  it('reads the cluster by default: $KUBECONFIG, openshift-machine-api, a table', () => {
-    expect(parseCheckFlags([], { KUBECONFIG: '/k' })).to.deep.equal({
-      source: { kind: 'cluster', kubeconfig: '/k', mapiNamespace: 'openshift-machine-api' },
+  it('reads the cluster by default ($KUBECONFIG is the loader’s), openshift-machine-api, a table', () => {
+    expect(parseCheckFlags([])).to.deep.equal({
+      source: { kind: 'cluster', mapiNamespace: 'openshift-machine-api' },
       output: 'table',
       capiNamespace: 'openshift-cluster-api',
     });
-    expect(parseCheckFlags([], {})).to.deep.include({
+    expect(parseCheckFlags([])).to.deep.include({
       source: { kind: 'cluster', mapiNamespace: 'openshift-machine-api' },
     });
   });
 
   it('parses every flag', () => {
     expect(
-      parseCheckFlags(
-        [
-          '--kubeconfig=/a',
-          '--mapi-namespace=m',
-          '--capi-namespace=c',
-          '--platform=GCP',
-          '--infrastructure-name=demo',
-          '-o',
-          'json',
-        ],
-        { KUBECONFIG: '/b' },
-      ),
+      parseCheckFlags([
+        '--kubeconfig=/a',
+        '--mapi-namespace=m',
+        '--capi-namespace=c',
+        '--platform=GCP',
+        '--infrastructure-name=demo',
+        '-o',
+        'json',
+      ]),
     ).to.deep.equal({
       source: { kind: 'cluster', kubeconfig: '/a', mapiNamespace: 'm' },
       output: 'json',
@@ -37,14 +34,14 @@ describe('check: flags', () => {
   });
 
   it('reads files instead with -f, repeatable, "-" for stdin', () => {
-    expect(parseCheckFlags(['-f', 'a.yaml', '--filename=b.json', '-f', '-'], {})).to.deep.include({
+    expect(parseCheckFlags(['-f', 'a.yaml', '--filename=b.json', '-f', '-'])).to.deep.include({
       source: { kind: 'files', files: ['a.yaml', 'b.json', '-'] },
     });
   });
 
   it('prints help for -h and --help', () => {
-    expect(parseCheckFlags(['-h'], {})).to.equal('help');
-    expect(parseCheckFlags(['-f', 'a', '--help'], {})).to.equal('help');
+    expect(parseCheckFlags(['-h'])).to.equal('help');
+    expect(parseCheckFlags(['-f', 'a', '--help'])).to.equal('help');
   });
 
   const refused: [string[], RegExp][] = [
@@ -66,7 +63,7 @@ describe('check: flags', () => {
   ];
   for (const [argv, message] of refused) {
     it(`refuses ${argv.join(' ')} with one line`, () => {
-      expect(() => parseCheckFlags(argv, {}))
+      expect(() => parseCheckFlags(argv))
         .to.throw(CheckInputError, message)
         .with.property('message')
         .that.does.not.include('\n');

@@ -108,7 +108,7 @@ describe('plugin kubeconfig: chosen as kubectl chooses it', () => {
     await writeFile(join(dir, 'nocurrent'), kubeconfig([{ name: 'x', server: 'https://x' }]));
     expect(() => loadKubeConfig({ kubeconfig: join(dir, 'nocurrent') }, {}, home)).to.throw(
       PluginError,
-      'the kubeconfig has no current context with a cluster: pass --context',
+      `kubeconfig ${join(dir, 'nocurrent')}: no current-context (pass --context)`,
     );
   });
 });

@@ -37,6 +37,7 @@ function fakeReader(
   let reads = 0;
   return {
     server: 'https://fake:6443',
+    close: () => undefined,
     list<T extends KubeObject>(resource: Resource): Promise<T[]> {
       if (resource.group === 'machine.openshift.io') onRead(++reads);
       return Promise.resolve((objects.get(resource.group) ?? []) as T[]);
