@@ -9,7 +9,7 @@ import type { CapiMachineSet, Infrastructure, MapiMachineSet } from '../../src/a
 import { awsConverter } from '../../src/conversion/aws/index.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
 import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
-import { FINALIZER, SYNCHRONIZED } from '../../src/sync/markers.js';
+import { FINALIZER, SYNCHRONIZED } from '../../src/model/markers.js';
 import { selectorString } from '../../src/sync/mirror-status.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
 

@@ -19,8 +19,8 @@ import {
   type Resource,
 } from '../kube/resources.js';
 import { planMigration } from '../migration/plan.js';
-import { SOURCE_ANNOTATION } from '../sync/markers.js';
-import { prefixOfTemplateName, templateNamePrefix } from '../sync/naming.js';
+import { SOURCE_ANNOTATION } from '../model/markers.js';
+import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
 import { planNext, type Observed } from '../sync/plan.js';
 import type { ReportingObject } from '../sync/report.js';
 import { Reason } from '../sync/conditions.js';

@@ -8,7 +8,7 @@
 // Terminating for ever.
 import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../api/types.js';
 import { Reason } from './conditions.js';
-import { AUTHORITY_ANNOTATION, CAPI_MACHINE_SET_FINALIZER, FINALIZER } from './markers.js';
+import { AUTHORITY_ANNOTATION, CAPI_MACHINE_SET_FINALIZER, FINALIZER } from '../model/markers.js';
 import type { Observed } from './plan.js';
 import { reportFailure } from './report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';

@@ -26,7 +26,7 @@ import {
   PAUSED_ANNOTATION,
   PAUSED_VALUE,
   SOURCE_ANNOTATION,
-} from './markers.js';
+} from '../model/markers.js';
 import { planMirrorStatus } from './mirror-status.js';
 import { planReverseSync } from './reverse.js';
 import { formatFieldErrors, planSyncStart, reportFailure, reportState } from './report.js';

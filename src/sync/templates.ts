@@ -2,7 +2,7 @@
 // ones its mirror no longer uses.
 import type { CapiMachineSet, MachineTemplate } from '../api/types.js';
 import { Reason } from './conditions.js';
-import { SOURCE_ANNOTATION } from './markers.js';
+import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { isDeleting, isOwnedBy, type Step } from './steps.js';
 
 /**

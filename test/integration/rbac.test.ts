@@ -14,7 +14,7 @@ import {
   type V1Deployment,
 } from '@kubernetes/client-node';
 import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
-import { FINALIZER } from '../../src/sync/markers.js';
+import { FINALIZER } from '../../src/model/markers.js';
 import {
   adminConfig,
   controlPlane,

@@ -15,10 +15,10 @@ import {
   PAUSED_VALUE,
   SOURCE_ANNOTATION,
   SOURCE_LABEL,
-} from '../../sync/markers.js';
-import { machineSetLabelValue, templateName } from '../../sync/naming.js';
+} from '../../model/markers.js';
+import { machineSetLabelValue, templateName } from '../../model/naming.js';
 import { ConversionReport, isJsonObject } from '../common/field-reader.js';
-import { objectNameProblem } from './kube-names.js';
+import { objectNameProblem } from '../../model/kube-names.js';
 import { checkSelectorMatches, convertSelector } from './label-selector.js';
 import { type MachineSetInput, readMachineSet } from './input.js';
 import { type CapiMachineSpec } from './capi-types.js';
@@ -27,10 +27,7 @@ import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from './metadata.j
 import { WrittenMap } from './mirror-metadata.js';
 import { nameList, quote, quoteList, shorten } from '../common/quote.js';
 import type { Conversion, PlatformConverter, ProviderConversion } from '../types.js';
-
-export const CAPI_GROUP = 'cluster.x-k8s.io';
-export const CAPI_VERSION = 'v1beta2';
-export const INFRASTRUCTURE_GROUP = 'infrastructure.cluster.x-k8s.io';
+import { CAPI_GROUP, CAPI_VERSION, INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 
 export interface MirrorInput {
   mapi: MapiMachineSet;

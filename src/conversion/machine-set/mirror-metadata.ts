@@ -7,7 +7,7 @@ import {
   labelKeyProblem,
   labelValueProblem,
   MAX_ANNOTATIONS_BYTES,
-} from './kube-names.js';
+} from '../../model/kube-names.js';
 import { convertAnnotation, convertLabel } from './metadata.js';
 import { quote, shorten } from '../common/quote.js';
 

@@ -8,7 +8,7 @@
 // domain Cluster API syncs to Nodes, to the Machine otherwise.
 import type { ConversionReport, MapEntry } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
-import { SYNC_KEY_PREFIX } from '../../sync/markers.js';
+import { SYNC_KEY_PREFIX } from '../../model/markers.js';
 import type { HookInput } from './input.js';
 import {
   convertAnnotation,

@@ -8,7 +8,7 @@
 // once and has no Machine API equivalent.
 import { type ArrayItem, type ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
-import { labelKeyProblem, labelValueProblem } from './kube-names.js';
+import { labelKeyProblem, labelValueProblem } from '../../model/kube-names.js';
 
 export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 export const ALWAYS = 'Always';

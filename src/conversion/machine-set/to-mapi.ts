@@ -12,7 +12,7 @@ import { ConversionReport, isJsonObject, type JsonObject } from '../common/field
 import { quote, shorten } from '../common/quote.js';
 import type { Conversion, PlatformConverter } from '../types.js';
 import { readCapiMachineSet, type CapiMachineSetInput } from './capi-input.js';
-import { INFRASTRUCTURE_GROUP } from './index.js';
+import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 import { readMachineSet } from './input.js';
 import { existingObject, objectAt, putList, putMap } from './json-edit.js';
 import { checkKeptSelector } from './kept-selector.js';

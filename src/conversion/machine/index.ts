@@ -10,11 +10,11 @@ import type {
   KubeObject,
   MapiMachine,
 } from '../../api/types.js';
-import { CLUSTER_NAME_LABEL, PAUSED_ANNOTATION, PAUSED_VALUE } from '../../sync/markers.js';
+import { CLUSTER_NAME_LABEL, PAUSED_ANNOTATION, PAUSED_VALUE } from '../../model/markers.js';
 import { ConversionReport, isJsonObject } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
-import { CAPI_GROUP, CAPI_VERSION, INFRASTRUCTURE_GROUP } from '../machine-set/index.js';
-import { objectNameProblem } from '../machine-set/kube-names.js';
+import { CAPI_GROUP, CAPI_VERSION, INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
+import { objectNameProblem } from '../../model/kube-names.js';
 import { PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../machine-set/metadata.js';
 import { WrittenMap } from '../machine-set/mirror-metadata.js';
 import { taintsToCapi } from '../machine-set/taints.js';

@@ -16,7 +16,7 @@ import {
   type JsonObject,
 } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
-import { INFRASTRUCTURE_GROUP } from '../machine-set/index.js';
+import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 import { objectAt, putList, putMap } from '../machine-set/json-edit.js';
 import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../machine-set/metadata.js';
 import { annotationsToMapi, hooksToMapi, labelsToMapi } from '../machine-set/reverse-metadata.js';

@@ -13,8 +13,8 @@ import {
   PAUSED_ANNOTATION,
   PAUSED_VALUE,
   SPEC_HASH_ANNOTATION,
-} from '../markers.js';
-import { stableHash } from '../naming.js';
+} from '../../model/markers.js';
+import { stableHash } from '../../model/naming.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
 import {
   addFinalizer,

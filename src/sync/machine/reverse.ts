@@ -5,7 +5,7 @@ import isEqual from 'lodash/isEqual.js';
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { convertMachineToMapi } from '../../conversion/machine/to-mapi.js';
 import { MachineReason } from '../conditions.js';
-import { CLUSTER_API_UID_ANNOTATION, FINALIZER } from '../markers.js';
+import { CLUSTER_API_UID_ANNOTATION, FINALIZER } from '../../model/markers.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
 import { sameMachines, splitProviderSpec } from '../reverse.js';
 import { done, isDeleting, isPaused, type EventSpec, type Step } from '../steps.js';

@@ -7,7 +7,7 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
-} from '../../../src/sync/markers.js';
+} from '../../../src/model/markers.js';
 import { ADMITTED_SHAPES, CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {

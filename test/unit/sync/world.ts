@@ -14,7 +14,7 @@ import type { PlatformConverter } from '../../../src/conversion/types.js';
 import { planMigration } from '../../../src/migration/plan.js';
 import { planNext, type Observed, type Step } from '../../../src/sync/plan.js';
 import isEqual from 'lodash/isEqual.js';
-import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
+import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
 import { pointsAt } from '../../../src/sync/templates.js';
 import { applyPatch } from '../../support/patch.js';
 

@@ -7,7 +7,7 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
-} from '../../../../src/sync/markers.js';
+} from '../../../../src/model/markers.js';
 import { ADMITTED_SHAPES } from '../world.js';
 import { MachineWorld, storedMachine } from './world.js';
 

@@ -4,7 +4,7 @@ import {
   SPEC_HASH_LENGTH,
   stableHash,
   templateName,
-} from '../../../src/sync/naming.js';
+} from '../../../src/model/naming.js';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 

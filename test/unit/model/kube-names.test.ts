@@ -7,7 +7,7 @@ import {
   labelValueProblem,
   MAX_ANNOTATIONS_BYTES,
   objectNameProblem,
-} from '../../../../src/conversion/machine-set/kube-names.js';
+} from '../../../src/model/kube-names.js';
 
 describe('Kubernetes names', () => {
   it('label keys: an optional DNS subdomain prefix and a name of at most 63 characters', () => {
