@@ -6,7 +6,7 @@
 // field by field once Cluster API's status describes its current spec.
 import isEqual from 'lodash/isEqual.js';
 import type { CapiMachineSet, MapiMachineSet } from '../api/types.js';
-import { isControlPlane } from '../conversion/machine-set/metadata.js';
+import { isControlPlane } from '../conversion/common/metadata.js';
 import { convertMachineSetToMapi } from '../conversion/machine-set/to-mapi.js';
 import { Reason } from './conditions.js';
 import type { Observed } from './plan.js';

@@ -3,7 +3,7 @@
 import type { CapiMachineSet, KubeObject, OwnerReference } from '../../api/types.js';
 import type { ConversionReport, MapEntry } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
-import { isControlPlane } from '../machine-set/metadata.js';
+import { isControlPlane } from '../common/metadata.js';
 import type { OwnerInput } from './input.js';
 import { MAPI_GROUP } from '../../model/api-groups.js';
 

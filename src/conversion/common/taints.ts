@@ -6,8 +6,8 @@
 // from the Node comes back. Cluster API's `propagation: Always` does the same (it also removes a
 // taint removed from the Machine, which nodelink never does); `OnInitialization` sets the taint
 // once and has no Machine API equivalent.
-import { type ArrayItem, type ConversionReport, ObjectReader } from '../common/field-reader.js';
-import { quote } from '../common/quote.js';
+import { type ArrayItem, type ConversionReport, ObjectReader } from './field-reader.js';
+import { quote } from './quote.js';
 import { labelKeyProblem, labelValueProblem } from '../../model/kube-names.js';
 
 export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;

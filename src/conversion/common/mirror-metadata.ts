@@ -1,6 +1,6 @@
 // The labels and annotations a mirror gets, each remembering the MAPI field it comes from, so
 // that what would be refused once written (an invalid key, a conflict) is reported on that field.
-import type { ConversionReport, MapEntry } from '../common/field-reader.js';
+import type { ConversionReport, MapEntry } from './field-reader.js';
 import {
   annotationKeyProblem,
   annotationsBytes,
@@ -9,7 +9,7 @@ import {
   MAX_ANNOTATIONS_BYTES,
 } from '../../model/kube-names.js';
 import { convertAnnotation, convertLabel } from './metadata.js';
-import { quote, shorten } from '../common/quote.js';
+import { quote, shorten } from './quote.js';
 
 export type MetadataKind = 'label' | 'annotation';
 

@@ -3,7 +3,7 @@ import {
   convertAnnotations,
   convertLabels,
   isControlPlane,
-} from '../../../../src/conversion/machine-set/metadata.js';
+} from '../../../../src/conversion/common/metadata.js';
 
 describe('label and annotation transforms', () => {
   it('turns role and type labels into node-role labels and drops instance facts', () => {

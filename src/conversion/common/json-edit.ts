@@ -1,6 +1,6 @@
 // Writing fields into a copy of the current MAPI spec so that what did not change keeps its
 // exact form: an empty map or list the MachineSet already has stays, none is added.
-import { isJsonObject, type JsonObject } from '../common/field-reader.js';
+import { isJsonObject, type JsonObject } from './field-reader.js';
 
 /** The object at `key` of `parent`, made an object (replacing anything else) when needed. */
 export function objectAt(parent: JsonObject, key: string): JsonObject {

@@ -6,10 +6,10 @@
 // it (to both maps when it has it in both), so that MAPI → CAPI → MAPI gives the input back. A key
 // it does not have goes where Cluster API itself would apply it: to the Node when it is in a
 // domain Cluster API syncs to Nodes, to the Machine otherwise.
-import type { ConversionReport, MapEntry } from '../common/field-reader.js';
-import { quote } from '../common/quote.js';
+import type { ConversionReport, MapEntry } from './field-reader.js';
+import { quote } from './quote.js';
 import { SYNC_KEY_PREFIX } from '../../model/markers.js';
-import type { HookInput } from './input.js';
+import type { HookInput } from './mapi-machine-spec.js';
 import {
   convertAnnotation,
   convertLabel,

@@ -1,6 +1,6 @@
 // The shared shape of every platform's instance identity: a providerID checked against the
 // platform's format, and the infrastructure machine spec fields it gives.
-import { quote } from '../common/quote.js';
+import { quote } from './quote.js';
 import type { Conversion } from '../types.js';
 
 export const PROVIDER_ID_PATH = 'spec.providerID';
