@@ -10,7 +10,7 @@ import { awsConverter } from '../../src/conversion/aws/index.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
 import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
 import { FINALIZER, SYNCHRONIZED } from '../../src/model/markers.js';
-import { selectorString } from '../../src/sync/mirror-status.js';
+import { selectorString } from '../../src/sync/machine-set/mirror-status.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };

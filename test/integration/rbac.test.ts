@@ -71,7 +71,7 @@ const NOT_EXERCISED_HERE: readonly {
     ],
     verbs: ['update'],
     reason:
-      'templates are created already owned by their mirror; update adopts an ownerless one, moves the pause marker when the authority changes, or releases one that others own too. Adoption is exercised here for AWS only (the owner removed by hand); the rest is unit-tested in test/unit/sync/plan.test.ts',
+      'templates are created already owned by their mirror; update adopts an ownerless one, moves the pause marker when the authority changes, or releases one that others own too. Adoption is exercised here for AWS only (the owner removed by hand); the rest is unit-tested in test/unit/sync/machine-set/plan.test.ts',
   },
   {
     apiGroup: 'cluster.x-k8s.io',

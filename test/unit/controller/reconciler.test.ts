@@ -10,7 +10,13 @@ import type { Resource } from '../../../src/kube/resources.js';
 import { FINALIZER } from '../../../src/model/markers.js';
 import { recordingLogger } from '../../support/logger.js';
 import { applyPatch } from '../../support/patch.js';
-import { CAPI_NS, fakeConverter, infrastructure, MAPI_NS, mapiMachineSet } from '../sync/world.js';
+import {
+  CAPI_NS,
+  fakeConverter,
+  infrastructure,
+  MAPI_NS,
+  mapiMachineSet,
+} from '../sync/machine-set/world.js';
 
 class MapCache<T extends KubeObject> implements ObjectCache<T> {
   readonly store = new Map<string, T>();

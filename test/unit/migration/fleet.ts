@@ -13,7 +13,14 @@ import { planMachineMigration } from '../../../src/migration/machine.js';
 import type { MachineObserved } from '../../../src/sync/machine/observed.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/steps.js';
-import { CAPI_NS, MAPI_NS, NOW, type MachinesModel, type Slot, type World } from '../sync/world.js';
+import {
+  CAPI_NS,
+  MAPI_NS,
+  NOW,
+  type MachinesModel,
+  type Slot,
+  type World,
+} from '../sync/machine-set/world.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
 

@@ -8,7 +8,7 @@ import {
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
 } from '../../../../src/model/markers.js';
-import { ADMITTED_SHAPES } from '../world.js';
+import { ADMITTED_SHAPES } from '../machine-set/world.js';
 import { MachineWorld, storedMachine } from './world.js';
 
 describe('planMachine: convergence', () => {

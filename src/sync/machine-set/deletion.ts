@@ -6,12 +6,16 @@
 // finalizer, which Cluster API never removes while it is paused; whenever we
 // let a paused mirror go, we remove that finalizer too, or it stays
 // Terminating for ever.
-import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../api/types.js';
-import { Reason } from './conditions.js';
-import { AUTHORITY_ANNOTATION, CAPI_MACHINE_SET_FINALIZER, FINALIZER } from '../model/markers.js';
+import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../api/types.js';
+import { Reason } from '../conditions.js';
+import {
+  AUTHORITY_ANNOTATION,
+  CAPI_MACHINE_SET_FINALIZER,
+  FINALIZER,
+} from '../../model/markers.js';
 import type { Observed } from './plan.js';
-import { reportFailure } from './report.js';
-import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
+import { reportFailure } from '../report.js';
+import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
 import { planStaleTemplates } from './templates.js';
 
 /** Our paused mirror of an authoritative MAPI object: nobody else acts on it. */

@@ -1,9 +1,9 @@
 // The plan converts a MachineSet once per version of its inputs, not once per reconcile.
 import { expect } from 'chai';
-import type { MapiMachineSet } from '../../../src/api/types.js';
-import { convertMachineSet } from '../../../src/conversion/machine-set/index.js';
-import { convertMachineSetOnce } from '../../../src/sync/remembered-conversion.js';
-import { applyPatch, expectOk, platformMachineSets } from '../../support/conversion.js';
+import type { MapiMachineSet } from '../../../../src/api/types.js';
+import { convertMachineSet } from '../../../../src/conversion/machine-set/index.js';
+import { convertMachineSetOnce } from '../../../../src/sync/machine-set/remembered-conversion.js';
+import { applyPatch, expectOk, platformMachineSets } from '../../../support/conversion.js';
 
 const AWS = platformMachineSets()[0]!;
 

@@ -5,13 +5,13 @@
 // written whole (a JSON patch guarded by the resourceVersion read), its status
 // field by field once Cluster API's status describes its current spec.
 import isEqual from 'lodash/isEqual.js';
-import type { CapiMachineSet, MapiMachineSet } from '../api/types.js';
-import { isControlPlane } from '../conversion/common/metadata.js';
-import { convertMachineSetToMapi } from '../conversion/machine-set/to-mapi.js';
-import { Reason } from './conditions.js';
+import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
+import { isControlPlane } from '../../conversion/common/metadata.js';
+import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
+import { Reason } from '../conditions.js';
 import type { Observed } from './plan.js';
-import { formatFieldErrors, reportFailure, reportState } from './report.js';
-import { done, type EventSpec, type Step } from './steps.js';
+import { formatFieldErrors, reportFailure, reportState } from '../report.js';
+import { done, type EventSpec, type Step } from '../steps.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
   const source = `${o.capiNamespace}/${capi.metadata.name}`;

@@ -1,8 +1,8 @@
 // CAPI → MAPI while Cluster API is authoritative, through the in-memory world.
 import { expect } from 'chai';
-import type { MachineTemplate, MapiMachineSet } from '../../../src/api/types.js';
-import { sameMachines } from '../../../src/sync/reverse.js';
-import { platformMachineSets, providerSpecOf } from '../../support/conversion.js';
+import type { MachineTemplate, MapiMachineSet } from '../../../../src/api/types.js';
+import { sameMachines } from '../../../../src/sync/machine-set/reverse.js';
+import { platformMachineSets, providerSpecOf } from '../../../support/conversion.js';
 import { CAPI_NS, mapiMachineSet, World } from './world.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {

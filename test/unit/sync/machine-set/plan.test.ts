@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CapiMachineSet, MapiMachineSet } from '../../../src/api/types.js';
+import type { CapiMachineSet, MapiMachineSet } from '../../../../src/api/types.js';
 import {
   AUTHORITY_ANNOTATION,
   CAPI_MACHINE_SET_FINALIZER,
@@ -7,7 +7,7 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
-} from '../../../src/model/markers.js';
+} from '../../../../src/model/markers.js';
 import { ADMITTED_SHAPES, CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {

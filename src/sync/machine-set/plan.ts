@@ -13,11 +13,11 @@ import type {
   MachineTemplate,
   MapiMachine,
   MapiMachineSet,
-} from '../api/types.js';
+} from '../../api/types.js';
 import { convertMachineSetOnce } from './remembered-conversion.js';
-import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
-import type { PlatformConverter } from '../conversion/types.js';
-import { Reason } from './conditions.js';
+import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
+import type { PlatformConverter } from '../../conversion/types.js';
+import { Reason } from '../conditions.js';
 import { planMapiDeletion, planMirrorDeletion, planWithoutMapi } from './deletion.js';
 import {
   AUTHORITY_ANNOTATION,
@@ -26,10 +26,10 @@ import {
   PAUSED_ANNOTATION,
   PAUSED_VALUE,
   SOURCE_ANNOTATION,
-} from '../model/markers.js';
+} from '../../model/markers.js';
 import { planMirrorStatus } from './mirror-status.js';
 import { planReverseSync } from './reverse.js';
-import { formatFieldErrors, planSyncStart, reportFailure, reportState } from './report.js';
+import { formatFieldErrors, planSyncStart, reportFailure, reportState } from '../report.js';
 import {
   addFinalizer,
   annotate,
@@ -41,11 +41,11 @@ import {
   ownerReference,
   type EventSpec,
   type Step,
-} from './steps.js';
+} from '../steps.js';
 import { planStaleTemplates, type TemplateUsers } from './templates.js';
 
-export type { EventSpec, Step } from './steps.js';
-export { formatFieldErrors } from './report.js';
+export type { EventSpec, Step } from '../steps.js';
+export { formatFieldErrors } from '../report.js';
 
 export interface Observed {
   mapiNamespace: string;

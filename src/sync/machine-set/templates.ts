@@ -1,9 +1,9 @@
 // Templates this controller created for a MachineSet, and the cleanup of the
 // ones its mirror no longer uses.
-import type { CapiMachineSet, MachineTemplate } from '../api/types.js';
-import { Reason } from './conditions.js';
-import { SOURCE_ANNOTATION } from '../model/markers.js';
-import { isDeleting, isOwnedBy, type Step } from './steps.js';
+import type { CapiMachineSet, MachineTemplate } from '../../api/types.js';
+import { Reason } from '../conditions.js';
+import { SOURCE_ANNOTATION } from '../../model/markers.js';
+import { isDeleting, isOwnedBy, type Step } from '../steps.js';
 
 /**
  * The CAPI MachineSets of the CAPI namespace whose infrastructureRef names a template, by the

@@ -4,9 +4,14 @@
 // its `Paused` condition (it sets it on paused objects too) and every other
 // condition, so they are kept as they are and never compared.
 import isEqual from 'lodash/isEqual.js';
-import type { CapiCondition, CapiMachineSet, LabelSelector, MapiMachineSet } from '../api/types.js';
-import { conditionTime } from './conditions.js';
-import { patchStatus, type WriteStep } from './steps.js';
+import type {
+  CapiCondition,
+  CapiMachineSet,
+  LabelSelector,
+  MapiMachineSet,
+} from '../../api/types.js';
+import { conditionTime } from '../conditions.js';
+import { patchStatus, type WriteStep } from '../steps.js';
 
 /** The condition types we write on a paused mirror. */
 export const MIRROR_CONDITION_TYPES = ['ScalingUp', 'ScalingDown', 'MachinesReady'] as const;

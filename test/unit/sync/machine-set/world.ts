@@ -9,14 +9,14 @@ import type {
   MachineTemplate,
   MapiMachine,
   MapiMachineSet,
-} from '../../../src/api/types.js';
-import type { PlatformConverter } from '../../../src/conversion/types.js';
-import { planMigration } from '../../../src/migration/plan.js';
-import { planNext, type Observed, type Step } from '../../../src/sync/plan.js';
+} from '../../../../src/api/types.js';
+import type { PlatformConverter } from '../../../../src/conversion/types.js';
+import { planMigration } from '../../../../src/migration/plan.js';
+import { planNext, type Observed, type Step } from '../../../../src/sync/machine-set/plan.js';
 import isEqual from 'lodash/isEqual.js';
-import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
-import { pointsAt } from '../../../src/sync/templates.js';
-import { applyPatch } from '../../support/patch.js';
+import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../../src/model/markers.js';
+import { pointsAt } from '../../../../src/sync/machine-set/templates.js';
+import { applyPatch } from '../../../support/patch.js';
 
 export const MAPI_NS = 'openshift-machine-api';
 export const CAPI_NS = 'openshift-cluster-api';

@@ -1,11 +1,11 @@
 // A MachineSet's conversion, remembered while its inputs stay the same objects.
-import type { MapiMachineSet } from '../api/types.js';
+import type { MapiMachineSet } from '../../api/types.js';
 import {
   convertMachineSet,
   type Mirror,
   type MirrorInput,
-} from '../conversion/machine-set/index.js';
-import type { Conversion } from '../conversion/types.js';
+} from '../../conversion/machine-set/index.js';
+import type { Conversion } from '../../conversion/types.js';
 
 // Every write of a sync wakes its MachineSet again, and each reconcile plans from scratch: without
 // this, one initial sync converts and hashes the same MachineSet some six times. The informer hands
