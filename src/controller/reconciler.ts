@@ -21,7 +21,8 @@ import {
 import { planMigration } from '../migration/plan.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
-import { planNext, type Observed } from '../sync/machine-set/plan.js';
+import type { Observed } from '../sync/machine-set/observed.js';
+import { planNext } from '../sync/machine-set/plan.js';
 import type { ReportingObject } from '../sync/report.js';
 import { Reason } from '../sync/conditions.js';
 import type { Step } from '../sync/steps.js';

@@ -6,41 +6,14 @@
 // finalizer, which Cluster API never removes while it is paused; whenever we
 // let a paused mirror go, we remove that finalizer too, or it stays
 // Terminating for ever.
-import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../api/types.js';
+import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
 import { Reason } from '../conditions.js';
-import {
-  AUTHORITY_ANNOTATION,
-  CAPI_MACHINE_SET_FINALIZER,
-  FINALIZER,
-} from '../../model/markers.js';
-import type { Observed } from './plan.js';
+import { CAPI_MACHINE_SET_FINALIZER, FINALIZER } from '../../model/markers.js';
+import type { Observed } from './observed.js';
+import { isOurPausedMirror, releaseDeletedMirror } from '../mirror-deletion.js';
 import { reportFailure } from '../report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
 import { planStaleTemplates } from './templates.js';
-
-/** Our paused mirror of an authoritative MAPI object: nobody else acts on it. */
-export function isOurPausedMirror(mirror: KubeObject): boolean {
-  return isPaused(mirror) && mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'MachineAPI';
-}
-
-/**
- * Lets a deleted CAPI object go: our finalizer, and Cluster API's own (`capiFinalizer`) too when
- * it is paused (Cluster API then never will). Undefined when nothing of that is left.
- */
-export function releaseDeletedMirror(
-  mirror: KubeObject,
-  capiFinalizer: string,
-  what: string,
-): Step | undefined {
-  const paused = isPaused(mirror);
-  return removeFinalizers(
-    mirror,
-    paused ? [FINALIZER, capiFinalizer] : [FINALIZER],
-    paused
-      ? `releasing the deleted paused ${what} (our and Cluster API's finalizers)`
-      : `releasing the deleted ${what} (Cluster API finishes its own deletion)`,
-  );
-}
 
 const releaseMachineSet = (mirror: CapiMachineSet) =>
   releaseDeletedMirror(mirror, CAPI_MACHINE_SET_FINALIZER, 'CAPI machine set');

@@ -5,18 +5,9 @@
 // decision simple and makes every intermediate state (a crash between two
 // steps) one that the next reconcile knows how to finish.
 import isEqual from 'lodash/isEqual.js';
-import type {
-  CapiMachine,
-  CapiMachineSet,
-  Infrastructure,
-  KubeObject,
-  MachineTemplate,
-  MapiMachine,
-  MapiMachineSet,
-} from '../../api/types.js';
+import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
 import { convertMachineSetOnce } from './remembered-conversion.js';
 import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
-import type { PlatformConverter } from '../../conversion/types.js';
 import { Reason } from '../conditions.js';
 import { planMapiDeletion, planMirrorDeletion, planWithoutMapi } from './deletion.js';
 import {
@@ -28,6 +19,7 @@ import {
   SOURCE_ANNOTATION,
 } from '../../model/markers.js';
 import { planMirrorStatus } from './mirror-status.js';
+import type { Observed } from './observed.js';
 import { planReverseSync } from './reverse.js';
 import { formatFieldErrors, planSyncStart, reportFailure, reportState } from '../report.js';
 import {
@@ -42,39 +34,10 @@ import {
   type EventSpec,
   type Step,
 } from '../steps.js';
-import { planStaleTemplates, type TemplateUsers } from './templates.js';
+import { planStaleTemplates } from './templates.js';
 
 export type { EventSpec, Step } from '../steps.js';
 export { formatFieldErrors } from '../report.js';
-
-export interface Observed {
-  mapiNamespace: string;
-  capiNamespace: string;
-  name: string;
-  mapi?: MapiMachineSet;
-  mirror?: CapiMachineSet;
-  /** Every machine template of the platform's kind in the CAPI namespace. */
-  templates: MachineTemplate[];
-  /**
-   * The CAPI MachineSets that point at our templates (of `templates`), by template name: a
-   * template of ours that one of them still uses is not deleted. Absent: only the mirror is
-   * known to use any.
-   */
-  templateUsers?: TemplateUsers;
-  /** The CAPI Cluster named after the infrastructure name, when it exists. */
-  cluster?: KubeObject;
-  infrastructure?: Infrastructure;
-  /** Undefined when the platform has no converter. */
-  converter?: PlatformConverter;
-  platform?: string;
-  /**
-   * The Machines of this MachineSet: the MAPI Machines whose controller is the MAPI MachineSet,
-   * and the CAPI Machines whose controller is the CAPI MachineSet (by uid).
-   */
-  machines?: { mapi: MapiMachine[]; capi: CapiMachine[] };
-  /** RFC 3339 time for lastTransitionTime; the only clock input. */
-  now: string;
-}
 
 export function planNext(o: Observed): Step {
   const { mapi, mirror } = o;

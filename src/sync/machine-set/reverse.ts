@@ -9,8 +9,9 @@ import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
 import { isControlPlane } from '../../conversion/common/metadata.js';
 import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
 import { Reason } from '../conditions.js';
-import type { Observed } from './plan.js';
+import type { Observed } from './observed.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
+import { sameMachines, splitProviderSpec } from '../same-machines.js';
 import { done, type EventSpec, type Step } from '../steps.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
@@ -111,38 +112,12 @@ function specDiffers(o: Observed, mapi: MapiMachineSet, desired: Record<string, 
   });
 }
 
-/**
- * True when two providerSpecs describe the same machines: they convert to the same Cluster API
- * spec, zone and user data. Tolerates the form another writer stores a providerSpec in.
- */
-export function sameMachines(
-  o: Pick<Observed, 'converter' | 'infrastructure'>,
-  a: unknown,
-  b: unknown,
-  where: { path: string; controlPlane: boolean },
-): boolean {
-  const { converter, infrastructure } = o;
-  if (!converter || !infrastructure) return false;
-  const convert = (value: unknown) => converter.convert(value, { infrastructure, ...where });
-  const left = convert(a);
-  const right = convert(b);
-  return left.ok && right.ok && isEqual(left.value, right.value);
-}
-
 /** A MachineSet's spec without its template's providerSpec value, and that value. */
 function withoutProviderSpec(spec: unknown): { rest: unknown; providerSpec: unknown } {
   // A MachineSet without spec (its CRD admits one) has neither.
   const copy = structuredClone(spec ?? {}) as { template?: { spec?: unknown } };
   const inner = splitProviderSpec(copy.template?.spec);
   return { rest: copy, providerSpec: inner };
-}
-
-/** Removes `providerSpec.value` from a machine spec (in place) and returns it. */
-export function splitProviderSpec(machineSpec: unknown): unknown {
-  const spec = machineSpec as { providerSpec?: { value?: unknown } } | undefined;
-  const value = spec?.providerSpec?.value;
-  if (spec?.providerSpec) delete spec.providerSpec.value;
-  return value;
 }
 
 interface DeprecatedV1Beta1Status {

@@ -8,7 +8,7 @@
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { MachineReason } from '../conditions.js';
 import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../../model/markers.js';
-import { isOurPausedMirror, releaseDeletedMirror } from '../machine-set/deletion.js';
+import { isOurPausedMirror, releaseDeletedMirror } from '../mirror-deletion.js';
 import { reportFailure } from '../report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';

@@ -7,7 +7,7 @@ import { convertMachineToMapi } from '../../conversion/machine/to-mapi.js';
 import { MachineReason } from '../conditions.js';
 import { CLUSTER_API_UID_ANNOTATION, FINALIZER } from '../../model/markers.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
-import { sameMachines, splitProviderSpec } from '../machine-set/reverse.js';
+import { sameMachines, splitProviderSpec } from '../same-machines.js';
 import { done, isDeleting, isPaused, type EventSpec, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
 import { planMapiMachineStatus } from './status.js';

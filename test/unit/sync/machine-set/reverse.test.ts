@@ -1,8 +1,6 @@
 // CAPI → MAPI while Cluster API is authoritative, through the in-memory world.
 import { expect } from 'chai';
 import type { MachineTemplate, MapiMachineSet } from '../../../../src/api/types.js';
-import { sameMachines } from '../../../../src/sync/machine-set/reverse.js';
-import { platformMachineSets, providerSpecOf } from '../../../support/conversion.js';
 import { CAPI_NS, mapiMachineSet, World } from './world.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {
@@ -177,33 +175,5 @@ describe('CAPI → MAPI while Cluster API is authoritative', () => {
     });
     expect(synchronized(world.mapi)?.status).to.equal('True');
     expect(world.converge(), 'and then nothing more').to.deep.equal([]);
-  });
-});
-
-describe('sameMachines, with the AWS converter', () => {
-  const aws = platformMachineSets()[0]!;
-  const where = { path: 'spec.template.spec.providerSpec.value', controlPlane: false };
-  const written = providerSpecOf(aws.machineSet()) as Record<string, unknown>;
-  const blockDevice = (written.blockDevices as { ebs: object }[])[0]!;
-  // The same providerSpec as machine-api-operator's defaulting webhook stores it: unmarshalled
-  // into its Go type and marshalled again, which writes every empty field without omitempty.
-  const defaulted = {
-    ...written,
-    blockDevices: [{ ebs: { ...blockDevice.ebs, kmsKey: {} } }],
-    capacityReservationId: '',
-    deviceIndex: 0,
-    metadata: {},
-    metadataServiceOptions: {},
-  };
-
-  it('counts the defaulting webhook’s form of a providerSpec as the same machines', () => {
-    expect(sameMachines(aws, written, defaulted, where)).to.equal(true);
-    expect(sameMachines(aws, defaulted, written, where)).to.equal(true);
-  });
-
-  it('still tells a real difference from it', () => {
-    expect(
-      sameMachines(aws, written, { ...defaulted, instanceType: 'm6i.2xlarge' }, where),
-    ).to.equal(false);
   });
 });

@@ -12,7 +12,8 @@ import type {
 } from '../../../../src/api/types.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { planMigration } from '../../../../src/migration/plan.js';
-import { planNext, type Observed, type Step } from '../../../../src/sync/machine-set/plan.js';
+import type { Observed } from '../../../../src/sync/machine-set/observed.js';
+import { planNext, type Step } from '../../../../src/sync/machine-set/plan.js';
 import isEqual from 'lodash/isEqual.js';
 import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../../src/model/markers.js';
 import { pointsAt } from '../../../../src/sync/machine-set/templates.js';
