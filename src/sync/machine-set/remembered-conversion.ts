@@ -4,7 +4,7 @@ import {
   convertMachineSet,
   type Mirror,
   type MirrorInput,
-} from '../../conversion/machine-set/index.js';
+} from '../../conversion/machine-set/to-capi.js';
 import type { Conversion } from '../../conversion/types.js';
 
 // Every write of a sync wakes its MachineSet again, and each reconcile plans from scratch: without

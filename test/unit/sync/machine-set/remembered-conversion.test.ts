@@ -1,7 +1,7 @@
 // The plan converts a MachineSet once per version of its inputs, not once per reconcile.
 import { expect } from 'chai';
 import type { MapiMachineSet } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/index.js';
+import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
 import { convertMachineSetOnce } from '../../../../src/sync/machine-set/remembered-conversion.js';
 import { applyPatch, expectOk, platformMachineSets } from '../../../support/conversion.js';
 

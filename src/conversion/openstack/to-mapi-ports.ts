@@ -6,8 +6,8 @@
 // a suffix of port entries. Where a port fits both, the split of the current providerSpec is
 // kept; without one, network entries come first as far as they can.
 import type { JsonObject, ObjectReader } from '../common/field-reader.js';
-import { KEEP_ON_CLUSTER_API, readReference, rejectFields } from './reverse-filters.js';
-import type { MapiReference } from './reverse-filters.js';
+import { KEEP_ON_CLUSTER_API, readReference, rejectFields } from './to-mapi-filters.js';
+import type { MapiReference } from './to-mapi-filters.js';
 import { requireUuid } from './filters.js';
 
 export interface PortContext {

@@ -1,10 +1,10 @@
 // CAPG's scheduling fields → MAPI's of the same names: preemptible and Spot provisioning, host
-// maintenance, Shielded VM, confidential computing, and GPUs (see gpus-to-mapi.ts). CAPG stops
+// maintenance, Shielded VM, confidential computing, and GPUs (see to-mapi-gpus.ts). CAPG stops
 // VMs with GPUs for host maintenance whatever the template says, so MAPI gets Terminate for
 // them. Machine API's admission webhook rules are checked here, naming the template field.
 import type { ObjectReader } from '../common/field-reader.js';
 import { shorten } from '../common/quote.js';
-import { gpusToMapi, type MapiGpu } from './gpus-to-mapi.js';
+import { gpusToMapi, type MapiGpu } from './to-mapi-gpus.js';
 import {
   CONFIDENTIAL_COMPUTE,
   CONFIDENTIAL_MACHINE_SERIES,

@@ -1,7 +1,7 @@
 // MAPI Machine → CAPI Machine + AWSMachine: every mapping and every error.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { convertMachine } from '../../../../src/conversion/machine/index.js';
+import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
 import { setNameLabelValue } from '../../../../src/conversion/machine/set-name.js';
 import type { MapiMachine } from '../../../../src/api/types.js';
 import { expectErrors, expectOk } from '../../../support/conversion.js';

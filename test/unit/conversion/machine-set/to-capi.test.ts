@@ -2,9 +2,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { MapiMachineSet } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/index.js';
+import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
 import type { Conversion } from '../../../../src/conversion/types.js';
-import type { Mirror } from '../../../../src/conversion/machine-set/index.js';
+import type { Mirror } from '../../../../src/conversion/machine-set/to-capi.js';
 import {
   allPaths,
   applyPatch,

@@ -2,7 +2,7 @@
 // is MAPI's empty zone (the machine's zone) and `{from: Name, name}` its zone name; an absent
 // CAPO zone means "no zone at all", which MAPI cannot say, so it is an error.
 import type { JsonObject, ObjectReader } from '../common/field-reader.js';
-import { KEEP_ON_CLUSTER_API } from './reverse-filters.js';
+import { KEEP_ON_CLUSTER_API } from './to-mapi-filters.js';
 import { quote } from '../common/quote.js';
 
 const ROOT_VOLUME_NAME = 'root';
