@@ -6,7 +6,7 @@
 // that is not Synchronized at its generation, `concurrency` at a time; then it returns.
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { CapiMachineSet, Infrastructure, MapiMachineSet } from '../../src/api/types.js';
-import { awsConverter } from '../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../src/conversion/aws/index.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
 import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
 import { FINALIZER, SYNCHRONIZED } from '../../src/model/markers.js';

@@ -11,7 +11,7 @@ import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { startController } from '../../src/controller/controller.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
-import { awsConverter } from '../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../src/conversion/aws/index.js';
 import { converterFor } from '../../src/conversion/platforms.js';
 import { silentLogger } from '../../src/logging.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';

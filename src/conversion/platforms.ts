@@ -1,9 +1,9 @@
 // The platform converters, selected by the Infrastructure's platform type (or --platform).
-import { awsConverter } from './aws/to-capi.js';
+import { awsConverter } from './aws/index.js';
 import { azureConverter } from './azure/index.js';
-import { gcpConverter } from './gcp/to-capi.js';
-import { openstackConverter } from './openstack/to-capi.js';
-import { powerVsConverter } from './powervs/to-capi.js';
+import { gcpConverter } from './gcp/index.js';
+import { openstackConverter } from './openstack/index.js';
+import { powerVsConverter } from './powervs/index.js';
 import type { PlatformConverter } from './types.js';
 
 export const CONVERTERS: readonly PlatformConverter[] = [

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../src/api/types.js';
-import { awsConverter } from '../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../src/conversion/aws/index.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
 import { testNamespace } from '../support/cluster.js';
 import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../src/api/types.js';
-import { openstackConverter } from '../../src/conversion/openstack/to-capi.js';
+import { openstackConverter } from '../../src/conversion/openstack/index.js';
 import type { ConversionContext } from '../../src/conversion/types.js';
 import { testNamespace } from '../support/cluster.js';
 import { assertCrdAcceptsEveryConversion, dryRunCreateTemplate } from '../support/template-crd.js';

@@ -1,7 +1,7 @@
 // Helpers for the platform converters' unit tests.
 import { expect } from 'chai';
 import type { Infrastructure, JsonPatchOperation, MapiMachineSet } from '../../src/api/types.js';
-import { awsConverter } from '../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../src/conversion/aws/index.js';
 import { converterFor } from '../../src/conversion/platforms.js';
 import type { Conversion, FieldError, PlatformConverter } from '../../src/conversion/types.js';
 import { PLATFORM_FIXTURES } from './fixtures/index.js';

@@ -1,8 +1,7 @@
-// The AWS platform converter: a MAPI AWSMachineProviderConfig → the `spec.template.spec` of a
+// MAPI → CAPI for AWS: a MAPI AWSMachineProviderConfig → the `spec.template.spec` of a
 // CAPA AWSMachineTemplate (v1beta2). Pure and deterministic. Every field is either converted,
 // dropped with a warning because it is meaningless in CAPI, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
-import { awsMachineIdentity } from './machine-identity.js';
 import { convertBlockDevices } from './block-devices.js';
 import { ConversionReport, ObjectReader, withoutUndefined } from '../common/field-reader.js';
 import { convertMarketOptions } from './market-options.js';
@@ -14,25 +13,23 @@ import {
   type CapaResourceReference,
 } from './resource-reference.js';
 import { convertTags } from './tags.js';
-import { openProviderSpec, readUserDataSecretName } from '../common/provider-spec.js';
+import {
+  openProviderSpec,
+  type ProviderSpecOwner,
+  readUserDataSecretName,
+} from '../common/provider-spec.js';
 import {
   convertCpuOptions,
   convertMetadataServiceOptions,
   convertNetworkInterfaceType,
 } from './instance-options.js';
 import { ipFamilySettings, readIpFamily } from './ip-family.js';
-import { awsTemplateToMapi } from './to-mapi.js';
 import {
   checkCredentialsSecret,
   checkDeviceIndex,
   checkLoadBalancers,
 } from './machine-api-only.js';
-import type {
-  Conversion,
-  ConversionContext,
-  PlatformConverter,
-  ProviderConversion,
-} from '../types.js';
+import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
 import { quote } from '../common/quote.js';
 
 const KIND = 'AWSMachineProviderConfig';
@@ -41,7 +38,8 @@ const API_VERSIONS = ['machine.openshift.io/v1beta1', 'awsproviderconfig.openshi
 const SSH_KEY_NAME = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 const MIN_INSTANCE_TYPE_LENGTH = 2;
 
-export const awsConverter: PlatformConverter = {
+/** What identifies the platform on both sides: its providerSpec kind and template kind. */
+export const AWS_PLATFORM: ProviderSpecOwner = {
   platform: 'AWS',
   providerSpecKind: KIND,
   template: {
@@ -49,22 +47,13 @@ export const awsConverter: PlatformConverter = {
     kind: 'AWSMachineTemplate',
     plural: 'awsmachinetemplates',
   },
-  convert: convertAwsProviderSpec,
-  machine: {
-    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
-    kind: 'AWSMachine',
-    plural: 'awsmachines',
-    identity: awsMachineIdentity,
-  },
-  toMapi: (templateSpec, context) =>
-    awsTemplateToMapi(templateSpec, context, convertAwsProviderSpec),
 };
 
-function convertAwsProviderSpec(
+export function convertAwsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, awsConverter, API_VERSIONS);
+  const opened = openProviderSpec(providerSpec, context, AWS_PLATFORM, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   checkCredentialsSecret(spec, report);

@@ -1,25 +1,19 @@
-// The GCP platform converter: a MAPI GCPMachineProviderSpec → the `spec.template.spec` of a
+// MAPI → CAPI for GCP: a MAPI GCPMachineProviderSpec → the `spec.template.spec` of a
 // CAPG GCPMachineTemplate (v1beta1). Pure and deterministic. Every field is either converted,
 // dropped because it carries nothing, dropped with a warning, or reported as an error: the
 // mirror must never quietly differ from what the administrator wrote.
-import { gcpMachineIdentity } from './machine-identity.js';
 import { ConversionReport, ObjectReader, withoutUndefined } from '../common/field-reader.js';
 import { convertDisks } from './disks.js';
 import { convertNetworkInterfaces } from './network.js';
 import { convertScheduling } from './scheduling.js';
-import { gcpTemplateToMapi } from './to-mapi.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
 import {
   checkCredentialsSecretName,
   openProviderSpec,
+  type ProviderSpecOwner,
   readUserDataSecretName,
 } from '../common/provider-spec.js';
-import type {
-  Conversion,
-  ConversionContext,
-  PlatformConverter,
-  ProviderConversion,
-} from '../types.js';
+import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
 import { quote, shorten } from '../common/quote.js';
 import { type ClusterFacts, clusterFacts } from './cluster.js';
 import {
@@ -28,7 +22,8 @@ import {
   PROVIDER_SPEC_KIND,
 } from './machine-api.js';
 
-export const gcpConverter: PlatformConverter = {
+/** What identifies the platform on both sides: its providerSpec kind and template kind. */
+export const GCP_PLATFORM: ProviderSpecOwner = {
   platform: 'GCP',
   providerSpecKind: PROVIDER_SPEC_KIND,
   template: {
@@ -36,21 +31,13 @@ export const gcpConverter: PlatformConverter = {
     kind: 'GCPMachineTemplate',
     plural: 'gcpmachinetemplates',
   },
-  convert: convertGcpProviderSpec,
-  machine: {
-    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
-    kind: 'GCPMachine',
-    plural: 'gcpmachines',
-    identity: gcpMachineIdentity,
-  },
-  toMapi: gcpTemplateToMapi,
 };
 
-function convertGcpProviderSpec(
+export function convertGcpProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, gcpConverter, PROVIDER_SPEC_API_VERSIONS);
+  const opened = openProviderSpec(providerSpec, context, GCP_PLATFORM, PROVIDER_SPEC_API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   const cluster = clusterFacts(context.infrastructure);

@@ -1,9 +1,8 @@
-// The OpenStack platform converter: a MAPI OpenstackProviderSpec → the `spec.template.spec` of a
+// MAPI → CAPI for OpenStack: a MAPI OpenstackProviderSpec → the `spec.template.spec` of a
 // CAPO OpenStackMachineTemplate (v1beta1). Pure and deterministic. Every field is converted,
 // dropped (with a warning when someone wrote something Machine API ignores or that Cluster API
 // treats differently), or reported as an error: the mirror must never quietly differ from what
 // the administrator wrote.
-import { openstackMachineIdentity } from './machine-identity.js';
 import {
   ConversionReport,
   describeValue,
@@ -23,21 +22,14 @@ import {
   convertRootVolume,
   type ConvertedRootVolume,
 } from './volumes.js';
-import { openProviderSpec } from '../common/provider-spec.js';
-import type {
-  Conversion,
-  ConversionContext,
-  PlatformConverter,
-  ProviderConversion,
-} from '../types.js';
+import { openProviderSpec, type ProviderSpecOwner } from '../common/provider-spec.js';
+import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
 import type { Infrastructure } from '../../api/types.js';
 import { quote } from '../common/quote.js';
 import { API_VERSIONS, DEFAULT_CLOUDS_SECRET, KIND, MAX_METADATA_LENGTH } from './constants.js';
-import { openstackToMapi } from './to-mapi.js';
 
-export { KEPT_FROM_CURRENT } from './kept-fields.js';
-
-export const openstackConverter: PlatformConverter = {
+/** What identifies the platform on both sides: its providerSpec kind and template kind. */
+export const OPENSTACK_PLATFORM: ProviderSpecOwner = {
   platform: 'OpenStack',
   providerSpecKind: KIND,
   template: {
@@ -45,21 +37,13 @@ export const openstackConverter: PlatformConverter = {
     kind: 'OpenStackMachineTemplate',
     plural: 'openstackmachinetemplates',
   },
-  convert: convertOpenstackProviderSpec,
-  machine: {
-    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
-    kind: 'OpenStackMachine',
-    plural: 'openstackmachines',
-    identity: openstackMachineIdentity,
-  },
-  toMapi: openstackToMapi,
 };
 
-function convertOpenstackProviderSpec(
+export function convertOpenstackProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, openstackConverter, API_VERSIONS);
+  const opened = openProviderSpec(providerSpec, context, OPENSTACK_PLATFORM, API_VERSIONS);
   if (!opened.ok) return opened;
   const { spec, report } = opened;
   const identityRef = convertIdentity(spec, context, report);

@@ -1,13 +1,12 @@
-// The PowerVS platform converter: a MAPI PowerVSMachineProviderConfig (machine.openshift.io/v1)
+// MAPI → CAPI for PowerVS: a MAPI PowerVSMachineProviderConfig (machine.openshift.io/v1)
 // → the `spec.template.spec` of a CAPIBM IBMPowerVSMachineTemplate (v1beta2). Pure and
-// deterministic. The reverse direction (toMapi) lives in to-mapi.ts. Every field is either converted, dropped with a warning because Machine API
+// deterministic. Every field is either converted, dropped with a warning because Machine API
 // itself ignores it, or reported as an error: the mirror must never quietly differ from what
 // the administrator wrote.
 //
 // There is no failure domain: an IBMPowerVSMachine has no zone of its own. CAPIBM takes the
 // region and zone from the machine's workspace (serviceInstance), and IBMPowerVSCluster reports
 // no failure domains, so nothing of the Infrastructure's platformStatus.powervs is needed either.
-import { powerVsMachineIdentity } from './machine-identity.js';
 import { convertCompute } from './compute.js';
 import {
   DEFAULT_CREDENTIALS_SECRET,
@@ -15,7 +14,6 @@ import {
   PROVIDER_SPEC_API_VERSION,
   PROVIDER_SPEC_KIND,
 } from './names.js';
-import { powerVsToMapi } from './to-mapi.js';
 import {
   convertResourceReference,
   type CapibmResourceReference,
@@ -25,16 +23,10 @@ import { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import {
   checkCredentialsSecretName,
   openProviderSpec,
+  type ProviderSpecOwner,
   readUserDataSecretName,
 } from '../common/provider-spec.js';
-import type {
-  Conversion,
-  ConversionContext,
-  PlatformConverter,
-  ProviderConversion,
-} from '../types.js';
-
-export { KEPT_FROM_CURRENT } from './kept-from-current.js';
+import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
 
 const SERVICE_INSTANCE: ReferenceRules = {
   required:
@@ -72,7 +64,8 @@ const NETWORK: ReferenceRules = {
   unsupported: {},
 };
 
-export const powerVsConverter: PlatformConverter = {
+/** What identifies the platform on both sides: its providerSpec kind and template kind. */
+export const POWERVS_PLATFORM: ProviderSpecOwner = {
   platform: 'PowerVS',
   providerSpecKind: PROVIDER_SPEC_KIND,
   template: {
@@ -80,21 +73,13 @@ export const powerVsConverter: PlatformConverter = {
     kind: 'IBMPowerVSMachineTemplate',
     plural: 'ibmpowervsmachinetemplates',
   },
-  convert: convertPowerVsProviderSpec,
-  machine: {
-    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
-    kind: 'IBMPowerVSMachine',
-    plural: 'ibmpowervsmachines',
-    identity: powerVsMachineIdentity,
-  },
-  toMapi: powerVsToMapi,
 };
 
-function convertPowerVsProviderSpec(
+export function convertPowerVsProviderSpec(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {
-  const opened = openProviderSpec(providerSpec, context, powerVsConverter, [
+  const opened = openProviderSpec(providerSpec, context, POWERVS_PLATFORM, [
     PROVIDER_SPEC_API_VERSION,
   ]);
   if (!opened.ok) return opened;

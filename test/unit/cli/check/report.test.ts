@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { CapiMachineSet, MapiCondition, MapiMachineSet } from '../../../../src/api/types.js';
 import { exitCodeOf, reportMachineSet, type CheckFacts } from '../../../../src/cli/check/report.js';
-import { awsConverter } from '../../../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import { CONVERTERS } from '../../../../src/conversion/platforms.js';
 import { PROVIDER_SPEC_PATH } from '../../../support/conversion.js';
 import { platformCorpus } from './corpus.js';

@@ -3,7 +3,7 @@
 // A and AAAA records, a primary IPv6 address only when IPv6 is primary).
 import { expect } from 'chai';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { awsConverter } from '../../../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import {
   expectErrors,
   expectFieldErrors,

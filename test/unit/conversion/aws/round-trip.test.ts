@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { awsConverter } from '../../../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import { KEPT_FROM_CURRENT } from '../../../../src/conversion/aws/machine-api-only.js';
 import { MAPI_TYPE_META } from '../../../../src/conversion/aws/to-mapi.js';
 import type { ProviderConversion, ReverseContext } from '../../../../src/conversion/types.js';

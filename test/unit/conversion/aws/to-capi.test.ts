@@ -1,7 +1,7 @@
 // Table-driven tests of the AWS converter: every mapped field, every rejection, every warning.
 import { expect } from 'chai';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { awsConverter } from '../../../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import type {
   Conversion,
   ConversionContext,

@@ -1,6 +1,6 @@
 // Shared inputs of the CAPI → MAPI tests: contexts, the minimal template and what it gives.
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { awsConverter } from '../../../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import type { Conversion, ReverseContext } from '../../../../src/conversion/types.js';
 
 export type Json = Record<string, unknown>;

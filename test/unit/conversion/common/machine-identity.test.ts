@@ -2,11 +2,11 @@
 // infrastructure machine's spec fields, keeps providerID exactly, and a malformed one is an error.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { awsConverter } from '../../../../src/conversion/aws/to-capi.js';
+import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import { azureConverter } from '../../../../src/conversion/azure/index.js';
-import { gcpConverter } from '../../../../src/conversion/gcp/to-capi.js';
-import { openstackConverter } from '../../../../src/conversion/openstack/to-capi.js';
-import { powerVsConverter } from '../../../../src/conversion/powervs/to-capi.js';
+import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
+import { openstackConverter } from '../../../../src/conversion/openstack/index.js';
+import { powerVsConverter } from '../../../../src/conversion/powervs/index.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { expectErrors, expectOk } from '../../../support/conversion.js';
 

@@ -1,7 +1,7 @@
 // What the tests of the GCP reverse conversion (template → providerSpec) share: a cluster, a
 // small template and the providerSpec it converts to.
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { gcpConverter } from '../../../../src/conversion/gcp/to-capi.js';
+import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
 import type { Conversion, ReverseContext } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors } from '../../../support/conversion.js';
 

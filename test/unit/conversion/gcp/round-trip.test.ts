@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { gcpConverter } from '../../../../src/conversion/gcp/to-capi.js';
+import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
 import type { ReverseContext } from '../../../../src/conversion/types.js';
 import { expectOk } from '../../../support/conversion.js';
 import { CLUSTER, mapiCase, PROJECT, REGION, templateCase } from './arbitraries.js';

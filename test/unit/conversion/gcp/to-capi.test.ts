@@ -1,7 +1,7 @@
 // Table-driven tests of the GCP converter: every mapped field, every rejection, every warning.
 import { expect } from 'chai';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { gcpConverter } from '../../../../src/conversion/gcp/to-capi.js';
+import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
 import type {
   Conversion,
   ConversionContext,

@@ -3,7 +3,7 @@
 // port security group list means the machine's groups.
 import { expect } from 'chai';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { openstackConverter } from '../../../../src/conversion/openstack/to-capi.js';
+import { openstackConverter } from '../../../../src/conversion/openstack/index.js';
 import { expectOk, PROVIDER_SPEC_PATH } from '../../../support/conversion.js';
 
 const PATH = PROVIDER_SPEC_PATH;

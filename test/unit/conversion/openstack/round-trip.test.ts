@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import {
   KEPT_FROM_CURRENT,
   openstackConverter,
-} from '../../../../src/conversion/openstack/to-capi.js';
+} from '../../../../src/conversion/openstack/index.js';
 import type { ReverseContext } from '../../../../src/conversion/types.js';
 import { expectOk, PROVIDER_SPEC_PATH } from '../../../support/conversion.js';
 import { capoTemplate, infrastructure, mapiSpec } from './arbitraries.js';

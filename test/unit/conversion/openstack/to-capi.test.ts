@@ -2,7 +2,7 @@
 // warning, and the shared end-to-end fixture.
 import { expect } from 'chai';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { openstackConverter } from '../../../../src/conversion/openstack/to-capi.js';
+import { openstackConverter } from '../../../../src/conversion/openstack/index.js';
 import type {
   Conversion,
   ConversionContext,

@@ -5,7 +5,7 @@ import type { Infrastructure } from '../../../../src/api/types.js';
 import {
   KEPT_FROM_CURRENT,
   openstackConverter,
-} from '../../../../src/conversion/openstack/to-capi.js';
+} from '../../../../src/conversion/openstack/index.js';
 import type { ReverseContext } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors, expectOk } from '../../../support/conversion.js';
 import { API_VIP, INGRESS_VIP, infrastructure } from './arbitraries.js';

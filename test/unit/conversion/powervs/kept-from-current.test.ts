@@ -2,7 +2,7 @@
 // providerSpec when they are valid there, and as the platform default otherwise.
 import { expect } from 'chai';
 import { providerSpec, template, toMapi, withFields, WORKSPACE } from './to-mapi-support.js';
-import { KEPT_FROM_CURRENT } from '../../../../src/conversion/powervs/to-capi.js';
+import { KEPT_FROM_CURRENT } from '../../../../src/conversion/powervs/index.js';
 import { expectOk } from '../../../support/conversion.js';
 
 const LOAD_BALANCERS = [

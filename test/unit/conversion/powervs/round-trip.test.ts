@@ -13,7 +13,7 @@ import {
   type Json,
 } from './round-trip-arbitraries.js';
 import { infrastructure, TEMPLATE_PATH } from './to-mapi-support.js';
-import { powerVsConverter } from '../../../../src/conversion/powervs/to-capi.js';
+import { powerVsConverter } from '../../../../src/conversion/powervs/index.js';
 import type { ProviderConversion, ReverseContext } from '../../../../src/conversion/types.js';
 import { expectOk, PROVIDER_SPEC_PATH } from '../../../support/conversion.js';
 

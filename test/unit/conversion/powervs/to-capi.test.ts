@@ -2,7 +2,7 @@
 // and the shared PowerVS test fixture.
 import { expect } from 'chai';
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { powerVsConverter } from '../../../../src/conversion/powervs/to-capi.js';
+import { powerVsConverter } from '../../../../src/conversion/powervs/index.js';
 import type {
   Conversion,
   ConversionContext,

@@ -1,7 +1,7 @@
 // What the PowerVS reverse converter's tests share: a context, the template the forward converter
 // writes for the smallest providerSpec, and the providerSpec it converts back to.
 import type { Infrastructure } from '../../../../src/api/types.js';
-import { powerVsConverter } from '../../../../src/conversion/powervs/to-capi.js';
+import { powerVsConverter } from '../../../../src/conversion/powervs/index.js';
 import type { Conversion, ReverseContext } from '../../../../src/conversion/types.js';
 
 /** Where a template's machine spec sits; the reverse converter's error paths start with it. */

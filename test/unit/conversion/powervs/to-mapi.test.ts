@@ -11,7 +11,7 @@ import {
   withFields,
   WORKSPACE,
 } from './to-mapi-support.js';
-import { powerVsConverter } from '../../../../src/conversion/powervs/to-capi.js';
+import { powerVsConverter } from '../../../../src/conversion/powervs/index.js';
 import type { ReverseContext } from '../../../../src/conversion/types.js';
 import { expectOk } from '../../../support/conversion.js';
 

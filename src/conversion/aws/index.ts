@@ -1,0 +1,20 @@
+// The AWS platform converter: a MAPI AWSMachineProviderConfig ↔ the `spec.template.spec` of a
+// CAPA AWSMachineTemplate (v1beta2); MAPI → CAPI in to-capi.ts,
+// CAPI → MAPI in to-mapi.ts.
+import { AWS_PLATFORM, convertAwsProviderSpec } from './to-capi.js';
+import type { PlatformConverter } from '../types.js';
+import { awsMachineIdentity } from './machine-identity.js';
+import { awsTemplateToMapi } from './to-mapi.js';
+
+export const awsConverter: PlatformConverter = {
+  ...AWS_PLATFORM,
+  convert: convertAwsProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'AWSMachine',
+    plural: 'awsmachines',
+    identity: awsMachineIdentity,
+  },
+  toMapi: (templateSpec, context) =>
+    awsTemplateToMapi(templateSpec, context, convertAwsProviderSpec),
+};

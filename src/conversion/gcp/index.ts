@@ -1,0 +1,19 @@
+// The GCP platform converter: a MAPI GCPMachineProviderSpec ↔ the `spec.template.spec` of a
+// CAPG GCPMachineTemplate (v1beta1); MAPI → CAPI in to-capi.ts,
+// CAPI → MAPI in to-mapi.ts.
+import { GCP_PLATFORM, convertGcpProviderSpec } from './to-capi.js';
+import type { PlatformConverter } from '../types.js';
+import { gcpMachineIdentity } from './machine-identity.js';
+import { gcpTemplateToMapi } from './to-mapi.js';
+
+export const gcpConverter: PlatformConverter = {
+  ...GCP_PLATFORM,
+  convert: convertGcpProviderSpec,
+  machine: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'GCPMachine',
+    plural: 'gcpmachines',
+    identity: gcpMachineIdentity,
+  },
+  toMapi: gcpTemplateToMapi,
+};
