@@ -7,10 +7,10 @@
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { CapiMachineSet, Infrastructure, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
-import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
+import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
 import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
-import { FINALIZER, SYNCHRONIZED } from '../../src/sync/markers.js';
-import { selectorString } from '../../src/sync/mirror-status.js';
+import { FINALIZER, SYNCHRONIZED } from '../../src/model/markers.js';
+import { selectorString } from '../../src/sync/machine-set/mirror-status.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };

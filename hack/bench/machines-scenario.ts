@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
 import { startController } from '../../src/controller/controller.js';
-import { convertMachineSet } from '../../src/conversion/machine-set/index.js';
+import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
 import { converterFor } from '../../src/conversion/platforms.js';
 import { silentLogger } from '../../src/logging.js';

@@ -35,7 +35,7 @@ import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
-import { SOURCE_ANNOTATION } from '../sync/markers.js';
+import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { MachineReconciler, owningMachineSetName } from './machine-reconciler.js';
 import {
   infrastructureResource,

@@ -19,13 +19,14 @@ import {
   type Resource,
 } from '../kube/resources.js';
 import { planMigration } from '../migration/plan.js';
-import { SOURCE_ANNOTATION } from '../sync/markers.js';
-import { prefixOfTemplateName, templateNamePrefix } from '../sync/naming.js';
-import { planNext, type Observed } from '../sync/plan.js';
+import { SOURCE_ANNOTATION } from '../model/markers.js';
+import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
+import type { Observed } from '../sync/machine-set/observed.js';
+import { planNext } from '../sync/machine-set/plan.js';
 import type { ReportingObject } from '../sync/report.js';
 import { Reason } from '../sync/conditions.js';
 import type { Step } from '../sync/steps.js';
-import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/templates.js';
+import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
   StepReconciler,
   type RefusalReasons,

@@ -14,7 +14,7 @@ import type { EventRecorder } from '../kube/events.js';
 import { objectKey, resourceOf, type Resource } from '../kube/resources.js';
 import type { ObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
-import { stableHash } from '../sync/naming.js';
+import { stableHash } from '../model/naming.js';
 import type { SyncReason } from '../sync/conditions.js';
 import { reportFailure, type ReportingObject } from '../sync/report.js';
 import type { Step, WriteStep } from '../sync/steps.js';

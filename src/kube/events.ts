@@ -2,7 +2,7 @@
 // reason, message) is counted up, not created again.
 import type { CoreV1Event } from '@kubernetes/client-node';
 import type { KubeObject } from '../api/types.js';
-import { stableHash } from '../sync/naming.js';
+import { stableHash } from '../model/naming.js';
 import { isConflict } from './errors.js';
 import type { KubeClient } from './http-client.js';
 

@@ -6,7 +6,7 @@
 // never repeats a step wrongly.
 import type { KubeObject } from '../api/types.js';
 import { findSynchronized } from '../sync/conditions.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION, PAUSED_VALUE } from '../sync/markers.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION, PAUSED_VALUE } from '../model/markers.js';
 import { annotate, done, isDeleting, isPaused, type Step } from '../sync/steps.js';
 import {
   conditionWrite,

@@ -3,7 +3,7 @@
 // waits for their own handshakes before the new side of the MachineSet takes over. Pure.
 import type { CapiMachine, MapiMachine, MapiMachineSet } from '../api/types.js';
 import { findSynchronized } from '../sync/conditions.js';
-import type { Observed } from '../sync/plan.js';
+import type { Observed } from '../sync/machine-set/observed.js';
 import { done, isDeleting, patchSpec, type Step } from '../sync/steps.js';
 import { conditionWrite, MigrationReason, type Authority, type MigrationState } from './status.js';
 import type { Direction } from './subject.js';

@@ -1,7 +1,7 @@
 // The migration handshake of a MachineSet: the shared handshake (handshake.ts) over the
 // MAPI MachineSet and its CAPI mirror, with the MachineSet's Machines following it. Pure.
 import type { MapiMachineSet } from '../api/types.js';
-import type { Observed } from '../sync/plan.js';
+import type { Observed } from '../sync/machine-set/observed.js';
 import { patchSpec, type Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
 import { machinesGate, planMachinesFollow } from './machines.js';

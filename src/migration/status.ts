@@ -12,7 +12,7 @@ import {
   withReconciling,
   type ReconcilingState,
 } from '../sync/conditions.js';
-import { MIGRATION_CONDITION } from '../sync/markers.js';
+import { MIGRATION_CONDITION } from '../model/markers.js';
 import { patchStatus, type EventSpec, type Step, type WriteStep } from '../sync/steps.js';
 
 export type Authority = 'MachineAPI' | 'ClusterAPI';

@@ -2,7 +2,7 @@
 // what the caches hold and what the API server answered. Pure: the same facts give the same
 // status, so any replica can re-derive it and nothing is stored only there.
 import type { MapiMachineSet } from '../api/types.js';
-import { MIGRATION_CONDITION } from '../sync/markers.js';
+import { MIGRATION_CONDITION } from '../model/markers.js';
 import { synchronizedAtGeneration } from '../sync/report.js';
 
 export const CLUSTER_OPERATOR_CONDITIONS = [

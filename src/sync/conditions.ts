@@ -1,6 +1,6 @@
 // The Synchronized condition on the MAPI MachineSet. Pure: the caller passes the time.
 import type { MapiCondition } from '../api/types.js';
-import { MIGRATION_CONDITION, RECONCILING, SYNCHRONIZED } from './markers.js';
+import { MIGRATION_CONDITION, RECONCILING, SYNCHRONIZED } from '../model/markers.js';
 
 /** Reason identifiers, compatible with OpenShift's own sync controller. */
 export const Reason = {

@@ -1,7 +1,7 @@
 // The labels and annotations of a mirror or template are shared: the keys we write follow MAPI,
 // the keys another writer adds (an operator, GitOps, a cost tool) stay. Which keys are ours is
 // recorded on the object itself. Pure.
-import { OWNED_METADATA_ANNOTATION } from './markers.js';
+import { OWNED_METADATA_ANNOTATION } from '../model/markers.js';
 
 type Labels = Record<string, string>;
 

@@ -2,7 +2,7 @@
 // only what we own (finalizers, owned status fields, our annotations).
 import type { KubeObject, OwnerReference, Patch } from '../api/types.js';
 import type { SyncReason } from './conditions.js';
-import { FINALIZER, PAUSED_ANNOTATION } from './markers.js';
+import { FINALIZER, PAUSED_ANNOTATION } from '../model/markers.js';
 
 export interface EventSpec {
   type: 'Normal' | 'Warning';

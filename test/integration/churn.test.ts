@@ -9,7 +9,7 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../../src/api/types.js';
-import { CAPI_MACHINE_SET_FINALIZER } from '../../src/sync/markers.js';
+import { CAPI_MACHINE_SET_FINALIZER } from '../../src/model/markers.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';

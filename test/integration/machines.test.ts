@@ -3,7 +3,7 @@
 // migration moves the machines a MachineSet has, and never creates or deletes one.
 import { expect } from 'chai';
 import type { MapiCondition } from '../../src/api/types.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';

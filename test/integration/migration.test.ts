@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
 import type { MapiCondition } from '../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../src/migration/status.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/sync/markers.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { identityConfig, testNamespace } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';

@@ -7,7 +7,7 @@ import {
   CAPI_MACHINE_SET_FINALIZER,
   FINALIZER,
   PAUSED_ANNOTATION,
-} from '../../src/sync/markers.js';
+} from '../../src/model/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';

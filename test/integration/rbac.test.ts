@@ -14,7 +14,7 @@ import {
   type V1Deployment,
 } from '@kubernetes/client-node';
 import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
-import { FINALIZER } from '../../src/sync/markers.js';
+import { FINALIZER } from '../../src/model/markers.js';
 import {
   adminConfig,
   controlPlane,
@@ -71,7 +71,7 @@ const NOT_EXERCISED_HERE: readonly {
     ],
     verbs: ['update'],
     reason:
-      'templates are created already owned by their mirror; update adopts an ownerless one, moves the pause marker when the authority changes, or releases one that others own too. Adoption is exercised here for AWS only (the owner removed by hand); the rest is unit-tested in test/unit/sync/plan.test.ts',
+      'templates are created already owned by their mirror; update adopts an ownerless one, moves the pause marker when the authority changes, or releases one that others own too. Adoption is exercised here for AWS only (the owner removed by hand); the rest is unit-tested in test/unit/sync/machine-set/plan.test.ts',
   },
   {
     apiGroup: 'cluster.x-k8s.io',

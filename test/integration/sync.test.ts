@@ -12,7 +12,7 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
-} from '../../src/sync/markers.js';
+} from '../../src/model/markers.js';
 import { identityConfig } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import {

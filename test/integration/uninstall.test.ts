@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
-import { FINALIZER, MAPI_MACHINE_FINALIZER } from '../../src/sync/markers.js';
+import { FINALIZER, MAPI_MACHINE_FINALIZER } from '../../src/model/markers.js';
 import { controlPlane } from '../support/cluster.js';
 import {
   awsMachineSet,

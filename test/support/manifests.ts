@@ -250,7 +250,8 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
     watch: 'MAPI MachineSet informer',
     patch:
       'adding and releasing the finalizer; the record of the authoritative CAPI MachineSet (src/sync/steps.ts via src/kube/writer.ts)',
-    delete: 'the MAPI mirror of a deleted authoritative CAPI MachineSet (src/sync/deletion.ts)',
+    delete:
+      'the MAPI mirror of a deleted authoritative CAPI MachineSet (src/sync/machine-set/deletion.ts)',
   }),
   ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machinesets/status', {
     patch: 'the Synchronized condition and status.synchronizedGeneration (merge patch)',

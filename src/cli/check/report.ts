@@ -1,7 +1,7 @@
 // One MachineSet + what is known of its cluster → whether it can be mirrored and migrated, and
 // why not. Pure: the same conversions the controller runs, with nothing written anywhere.
 import type { Infrastructure, KubeObject, MapiMachineSet } from '../../api/types.js';
-import { convertMachineSet } from '../../conversion/machine-set/index.js';
+import { convertMachineSet } from '../../conversion/machine-set/to-capi.js';
 import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
 import { describeValue } from '../../conversion/common/field-reader.js';
 import { shorten } from '../../conversion/common/quote.js';

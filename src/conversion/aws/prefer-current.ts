@@ -5,8 +5,12 @@
 // is kept, so the MAPI object changes only where Cluster API changed something.
 import { isDeepStrictEqual } from 'node:util';
 import { isJsonObject, type JsonObject } from '../common/field-reader.js';
-import type { ReverseContext } from '../types.js';
-import type { ForwardConversion } from './to-mapi.js';
+import type {
+  Conversion,
+  ConversionContext,
+  ProviderConversion,
+  ReverseContext,
+} from '../types.js';
 
 /** Each group: the providerSpec fields (dotted paths) and the template fields they become. */
 const GROUPS: [mapi: string[], template: string[]][] = [
@@ -35,6 +39,11 @@ const GROUPS: [mapi: string[], template: string[]][] = [
   [['cpuOptions'], ['cpuOptions']],
   [['metadataServiceOptions'], ['instanceMetadataOptions']],
 ];
+
+export type ForwardConversion = (
+  providerSpec: unknown,
+  context: ConversionContext,
+) => Conversion<ProviderConversion>;
 
 export function preferCurrent(
   converted: JsonObject,

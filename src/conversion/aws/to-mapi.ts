@@ -8,15 +8,10 @@ import {
   withoutUndefined,
   type JsonObject,
 } from '../common/field-reader.js';
-import type {
-  Conversion,
-  ConversionContext,
-  ProviderConversion,
-  ReverseContext,
-} from '../types.js';
+import type { Conversion, ReverseContext } from '../types.js';
 import { IP_FAMILY_FIELDS, ipFamilySettings, readIpFamily } from './ip-family.js';
 import { keptFromCurrent } from './machine-api-only.js';
-import { preferCurrent } from './prefer-current.js';
+import { type ForwardConversion, preferCurrent } from './prefer-current.js';
 import {
   checkBootstrap,
   checkIpFamilyFields,
@@ -28,11 +23,6 @@ import { placementToMapi } from './to-mapi-placement.js';
 import { mapToTags, referenceToMapi } from './to-mapi-values.js';
 import { volumesToMapi } from './to-mapi-volumes.js';
 import { rejectNoEquivalent } from './template-reader.js';
-
-export type ForwardConversion = (
-  providerSpec: unknown,
-  context: ConversionContext,
-) => Conversion<ProviderConversion>;
 
 /** The kind and apiVersion every converted providerSpec gets. */
 export const MAPI_TYPE_META = {

@@ -1,6 +1,6 @@
 // The AzureMachine (CAPZ v1beta1) identity: only providerID is in its spec, the ARM ID of the
 // virtual machine after `azure://`.
-import { identityOf } from '../machine/identity.js';
+import { identityOf } from '../common/machine-identity.js';
 
 const AZURE_PROVIDER_ID =
   /^azure:\/\/\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.Compute\/virtualMachines\/[^/]+$/i;

@@ -1,6 +1,6 @@
 // The GCPMachine (CAPG v1beta1) identity: only providerID is in its spec,
 // `gce://<project>/<zone>/<instance name>`.
-import { identityOf } from '../machine/identity.js';
+import { identityOf } from '../common/machine-identity.js';
 
 const GCP_PROVIDER_ID = /^gce:\/\/[^/]+\/[^/]+\/[^/]+$/;
 

@@ -11,11 +11,11 @@ import {
 import { quote, shorten } from '../common/quote.js';
 import type { Conversion, ReverseContext } from '../types.js';
 import { type ClusterFacts, clusterFacts } from './cluster.js';
-import { disksToMapi } from './disks-to-mapi.js';
+import { disksToMapi } from './to-mapi-disks.js';
 import { currentString, keptFromCurrent } from './kept-from-current.js';
 import { PROVIDER_SPEC_API_VERSIONS, PROVIDER_SPEC_KIND } from './machine-api.js';
-import { networkInterfaceToMapi } from './network-to-mapi.js';
-import { schedulingToMapi } from './scheduling-to-mapi.js';
+import { networkInterfaceToMapi } from './to-mapi-network.js';
+import { schedulingToMapi } from './to-mapi-scheduling.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
 import { rejectWithoutEquivalent } from './template-errors.js';
 

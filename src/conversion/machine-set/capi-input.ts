@@ -10,12 +10,14 @@ import {
   ObjectReader,
 } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
-
-export interface InfrastructureRefInput {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
+import {
+  checkClusterName,
+  type InfrastructureRefInput,
+  readBootstrapSecret,
+  readInfrastructureRef,
+  readMachineDeletion,
+  warnVersion,
+} from '../common/capi-machine-spec.js';
 
 export interface CapiMachineSetInput {
   name?: string;
@@ -37,8 +39,6 @@ export interface CapiMachineSetInput {
 const MAX_INT32 = 2 ** 31 - 1;
 /** Cluster API's own default; Machine API names machines `<MachineSet name>-<5 characters>`. */
 const DEFAULT_MACHINE_NAMING = '{{ .machineSet.name }}-{{ .random }}';
-/** What Cluster API's Machine webhook sets when the field is empty. */
-const DEFAULT_NODE_DELETION_TIMEOUT = 10;
 
 /** `clusterName`: this cluster's Cluster API cluster (the Infrastructure's infrastructureName). */
 export function readCapiMachineSet(
@@ -92,16 +92,6 @@ export function readCapiMachineSet(
   return input;
 }
 
-export function checkClusterName(reader: ObjectReader, clusterName: string): void {
-  const value = reader.string('clusterName');
-  if (value === undefined || value === clusterName) return;
-  reader.report.error(
-    reader.pathOf('clusterName'),
-    `is ${quote(value)}, but this cluster's Cluster API cluster is ${quote(clusterName)}; only ` +
-      `the machines of this cluster can be mirrored to Machine API.`,
-  );
-}
-
 function readMachineSpec(spec: ObjectReader, clusterName: string, input: CapiMachineSetInput) {
   const { report } = spec;
   checkClusterName(spec, clusterName);
@@ -130,81 +120,6 @@ function readMachineSpec(spec: ObjectReader, clusterName: string, input: CapiMac
   if (deletion) readMachineDeletion(deletion);
   input.taints = spec.items('taints') ?? [];
   spec.finishToMachineApi();
-}
-
-/**
- * The Secret a Cluster API machine boots from (`bootstrap.dataSecretName`); a bootstrap config
- * instead has no Machine API equivalent. Shared by MachineSet templates and Machines.
- */
-export function readBootstrapSecret(spec: ObjectReader): string | undefined {
-  const bootstrap = spec.objectOrEmpty('bootstrap');
-  if (!bootstrap) return undefined;
-  let dataSecretName: string | undefined;
-  const configRef = bootstrap.raw('configRef');
-  if (
-    configRef !== undefined &&
-    !(isJsonObject(configRef) && Object.keys(configRef).length === 0)
-  ) {
-    spec.report.error(
-      bootstrap.pathOf('configRef'),
-      'has no Machine API equivalent: Machine API machines boot from a ready user data ' +
-        'Secret; set dataSecretName to such a Secret instead of a bootstrap config.',
-    );
-  } else {
-    dataSecretName = bootstrap.requiredString(
-      'dataSecretName',
-      'Machine API machines boot from the user data Secret named here.',
-    );
-  }
-  bootstrap.finishToMachineApi();
-  return dataSecretName;
-}
-
-/** `infrastructureRef`; `fix` completes the message when its name is missing. */
-export function readInfrastructureRef(spec: ObjectReader, fix: string): InfrastructureRefInput {
-  const ref = spec.objectOrEmpty('infrastructureRef');
-  if (!ref) return {};
-  const read = {
-    apiGroup: ref.string('apiGroup'),
-    kind: ref.string('kind'),
-    name: ref.requiredString('name', fix),
-  };
-  ref.finishToMachineApi();
-  return read;
-}
-
-/** `version` is left to the image and user data on Machine API: said, not converted. */
-export function warnVersion(spec: ObjectReader): void {
-  const version = spec.string('version');
-  if (version === undefined) return;
-  spec.report.warn(
-    `${spec.pathOf('version')} ${quote(version)} is not converted: Machine API machines run ` +
-      `the version their image and user data give them.`,
-  );
-}
-
-/** Timeouts MAPI machines do not have: only the values that behave like MAPI are accepted. */
-export function readMachineDeletion(deletion: ObjectReader): void {
-  const unlimited = (key: string, what: string) => {
-    const value = deletion.integer(key);
-    if (value === undefined || value === 0) return;
-    deletion.report.error(
-      deletion.pathOf(key),
-      `is ${value}, but Machine API ${what} without a time limit; remove it (or set 0) to ` +
-        `mirror it to Machine API.`,
-    );
-  };
-  unlimited('nodeDrainTimeoutSeconds', 'drains a node');
-  unlimited('nodeVolumeDetachTimeoutSeconds', 'waits for the volumes of a node to detach');
-  const deletionTimeout = deletion.integer('nodeDeletionTimeoutSeconds');
-  if (deletionTimeout !== undefined && deletionTimeout !== DEFAULT_NODE_DELETION_TIMEOUT) {
-    deletion.report.error(
-      deletion.pathOf('nodeDeletionTimeoutSeconds'),
-      `is ${deletionTimeout}, but Machine API has no such timeout; remove it (or set ` +
-        `${DEFAULT_NODE_DELETION_TIMEOUT}, Cluster API's default) to mirror it to Machine API.`,
-    );
-  }
-  deletion.finishToMachineApi();
 }
 
 /** A non-negative int32. */

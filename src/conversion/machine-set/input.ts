@@ -10,13 +10,7 @@ import {
   ObjectReader,
 } from '../common/field-reader.js';
 import { shorten } from '../common/quote.js';
-
-export interface HookInput {
-  name: string;
-  owner: string;
-  /** Path of the hook's name, e.g. `spec.template.spec.lifecycleHooks.preDrain[0].name`. */
-  path: string;
-}
+import { type HookInput, readMachineSpecBody } from '../common/mapi-machine-spec.js';
 
 export interface ExpressionInput {
   key?: string;
@@ -149,25 +143,6 @@ function readMachineSpec(machineSpec: ObjectReader, input: MachineSetInput): boo
   return labelsRead;
 }
 
-/** A MAPI MachineSpec's lifecycle hooks, taints, providerID and providerSpec (a Machine's too). */
-export function readMachineSpecBody(
-  machineSpec: ObjectReader,
-  input: Pick<
-    MachineSetInput,
-    'preDrainHooks' | 'preTerminateHooks' | 'taints' | 'providerID' | 'providerSpec'
-  >,
-): void {
-  const hooks = machineSpec.object('lifecycleHooks');
-  if (hooks) {
-    input.preDrainHooks = readHooks(hooks, 'preDrain');
-    input.preTerminateHooks = readHooks(hooks, 'preTerminate');
-  }
-  input.taints = machineSpec.items('taints') ?? [];
-  input.providerID = machineSpec.string('providerID');
-  const providerSpec = machineSpec.objectOrEmpty('providerSpec');
-  if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
-}
-
 /** A non-negative int32, as Cluster API's replicas and minReadySeconds are. */
 function count(spec: ObjectReader, key: string): number | undefined {
   const value = spec.integer(key);
@@ -204,15 +179,6 @@ function readSelector(spec: ObjectReader): SelectorInput | undefined {
   // A selector that cannot be read whole is not checked any further: its errors say enough.
   if (selector.report.errors.length > before) return undefined;
   return { matchLabels: matchLabels ?? [], matchExpressions };
-}
-
-function readHooks(hooks: ObjectReader, key: string): HookInput[] {
-  return (hooks.objects(key) ?? []).flatMap((hook) => {
-    const name = hook.requiredString('name', 'set the name of the lifecycle hook.');
-    const owner = hook.requiredString('owner', 'set who owns the lifecycle hook.');
-    if (name === undefined || owner === undefined) return [];
-    return [{ name, owner, path: hook.pathOf('name') }];
-  });
 }
 
 function warnUnused(metadata: ObjectReader): void {

@@ -3,10 +3,10 @@
 // the Cluster API MachineSet webhook does. Every error names the MAPI selector field.
 import type { LabelSelector } from '../../api/types.js';
 import type { ConversionReport } from '../common/field-reader.js';
-import { labelKeyProblem, labelValueProblem } from './kube-names.js';
+import { labelKeyProblem, labelValueProblem } from '../../model/kube-names.js';
 import type { SelectorInput } from './input.js';
-import { NODE_ROLE_PREFIX } from './metadata.js';
-import type { WrittenMap } from './mirror-metadata.js';
+import { NODE_ROLE_PREFIX } from '../common/metadata.js';
+import type { WrittenMap } from '../common/mirror-metadata.js';
 import { quote, quoteList, shorten } from '../common/quote.js';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;

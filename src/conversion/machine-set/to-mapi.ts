@@ -12,19 +12,19 @@ import { ConversionReport, isJsonObject, type JsonObject } from '../common/field
 import { quote, shorten } from '../common/quote.js';
 import type { Conversion, PlatformConverter } from '../types.js';
 import { readCapiMachineSet, type CapiMachineSetInput } from './capi-input.js';
-import { INFRASTRUCTURE_GROUP } from './index.js';
+import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 import { readMachineSet } from './input.js';
-import { existingObject, objectAt, putList, putMap } from './json-edit.js';
+import { existingObject, objectAt, putList, putMap } from '../common/json-edit.js';
 import { checkKeptSelector } from './kept-selector.js';
-import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from './metadata.js';
+import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/metadata.js';
 import {
   annotationsToMapi,
   hooksToMapi,
   labelsToMapi,
   machineSetMetadataToMapi,
   type MachineSetMetadata,
-} from './reverse-metadata.js';
-import { currentMapiTaints, taintsToMapi } from './taints.js';
+} from '../common/to-mapi-metadata.js';
+import { currentMapiTaints, taintsToMapi } from '../common/taints.js';
 
 export interface ReverseInput {
   /** The authoritative CAPI MachineSet (read as any JSON). */

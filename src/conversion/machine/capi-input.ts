@@ -15,7 +15,7 @@ import {
   readInfrastructureRef,
   readMachineDeletion,
   warnVersion,
-} from '../machine-set/capi-input.js';
+} from '../common/capi-machine-spec.js';
 
 export interface CapiMachineInput {
   name?: string;

@@ -7,7 +7,7 @@ import {
   type MapEntry,
   ObjectReader,
 } from '../common/field-reader.js';
-import { readMachineSpecBody, type HookInput } from '../machine-set/input.js';
+import { readMachineSpecBody, type HookInput } from '../common/mapi-machine-spec.js';
 
 export interface OwnerInput {
   apiVersion?: string;

@@ -3,10 +3,10 @@
 import type { CapiMachineSet, KubeObject, OwnerReference } from '../../api/types.js';
 import type { ConversionReport, MapEntry } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
-import { isControlPlane } from '../machine-set/metadata.js';
+import { isControlPlane } from '../common/metadata.js';
 import type { OwnerInput } from './input.js';
+import { MAPI_GROUP } from '../../model/api-groups.js';
 
-const MAPI_GROUP = 'machine.openshift.io';
 const OWNERS_PATH = 'metadata.ownerReferences';
 const OUT_OF_SCOPE =
   'control-plane machines are out of scope of the Machine sync: the ControlPlaneMachineSet ' +

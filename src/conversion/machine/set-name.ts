@@ -1,7 +1,7 @@
 // The value of `cluster.x-k8s.io/set-name` as Cluster API writes it: the MachineSet's name when it
 // is a valid label value, else `hash_<FNV-1a 32 of the name, unpadded base64url>_z`, so that the
 // MachineSet recognises a mirrored Machine as one of its own.
-import { labelValueProblem } from '../machine-set/kube-names.js';
+import { labelValueProblem } from '../../model/kube-names.js';
 
 export const SET_NAME_LABEL = 'cluster.x-k8s.io/set-name';
 

@@ -16,11 +16,11 @@ import {
   type JsonObject,
 } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
-import { INFRASTRUCTURE_GROUP } from '../machine-set/index.js';
-import { objectAt, putList, putMap } from '../machine-set/json-edit.js';
-import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../machine-set/metadata.js';
-import { annotationsToMapi, hooksToMapi, labelsToMapi } from '../machine-set/reverse-metadata.js';
-import { currentMapiTaints, taintsToMapi } from '../machine-set/taints.js';
+import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
+import { objectAt, putList, putMap } from '../common/json-edit.js';
+import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/metadata.js';
+import { annotationsToMapi, hooksToMapi, labelsToMapi } from '../common/to-mapi-metadata.js';
+import { currentMapiTaints, taintsToMapi } from '../common/taints.js';
 import type { Conversion, PlatformConverter } from '../types.js';
 import { type CapiMachineInput, readCapiMachine } from './capi-input.js';
 import { readMachine } from './input.js';

@@ -10,9 +10,9 @@ import {
   type JsonObject,
 } from '../common/field-reader.js';
 import type { Conversion, ReverseContext } from '../types.js';
-import { KEEP_ON_CLUSTER_API, readMachineSecurityGroup, rejectFields } from './reverse-filters.js';
-import { reversePorts } from './reverse-ports.js';
-import { reverseAdditionalBlockDevices, reverseRootVolume } from './reverse-volumes.js';
+import { KEEP_ON_CLUSTER_API, readMachineSecurityGroup, rejectFields } from './to-mapi-filters.js';
+import { reversePorts } from './to-mapi-ports.js';
+import { reverseAdditionalBlockDevices, reverseRootVolume } from './to-mapi-volumes.js';
 import { convertNetworks, userManagedLoadBalancer, virtualIps } from './ports.js';
 import { requireUuid } from './filters.js';
 import { quote } from '../common/quote.js';

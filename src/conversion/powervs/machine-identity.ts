@@ -1,6 +1,6 @@
 // The IBMPowerVSMachine (CAPIBM v1beta2) identity: only providerID is in its spec (the instance
 // ID is status), `ibmpowervs://<region>/<zone>/<service instance ID>/<instance ID>`.
-import { identityOf } from '../machine/identity.js';
+import { identityOf } from '../common/machine-identity.js';
 
 const POWERVS_PROVIDER_ID = /^ibmpowervs:\/\/[^/]+\/[^/]+\/[^/]+\/[^/]+$/;
 

@@ -3,7 +3,7 @@
 // it never throws. Each template field becomes its providerSpec field as CAPIBM uses it at run
 // time; what Machine API cannot express is a field error, what CAPIBM ignores is a warning.
 // Fields Cluster API cannot express come from the providerSpec the MAPI MachineSet has now.
-import { computeToMapi } from './compute-to-mapi.js';
+import { computeToMapi } from './to-mapi-compute.js';
 import { keptFromCurrent } from './kept-from-current.js';
 import { PROVIDER_SPEC_API_VERSION, PROVIDER_SPEC_KIND } from './names.js';
 import {
@@ -11,7 +11,7 @@ import {
   networkToMapi,
   withIgnoredFieldsOf,
   workspaceToMapi,
-} from './resource-reference-to-mapi.js';
+} from './to-mapi-resource-reference.js';
 import {
   ConversionReport,
   describeValue,

@@ -8,8 +8,8 @@
 // deleted because its mirror went away.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { MachineReason } from '../conditions.js';
-import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../markers.js';
-import { isOurPausedMirror, releaseDeletedMirror } from '../deletion.js';
+import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../../model/markers.js';
+import { isOurPausedMirror, releaseDeletedMirror } from '../mirror-deletion.js';
 import { reportFailure } from '../report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';

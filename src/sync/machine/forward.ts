@@ -4,7 +4,7 @@
 // infrastructure machine owned by it, then whatever changed, then the status.
 import isEqual from 'lodash/isEqual.js';
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../api/types.js';
-import { convertMachine } from '../../conversion/machine/index.js';
+import { convertMachine } from '../../conversion/machine/to-capi.js';
 import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
 import { MachineReason } from '../conditions.js';
 import {
@@ -13,8 +13,8 @@ import {
   PAUSED_ANNOTATION,
   PAUSED_VALUE,
   SPEC_HASH_ANNOTATION,
-} from '../markers.js';
-import { stableHash } from '../naming.js';
+} from '../../model/markers.js';
+import { stableHash } from '../../model/naming.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
 import {
   addFinalizer,

@@ -2,7 +2,7 @@
 // MachineSet plan: deletion first (a deleted paused infrastructure machine before anything),
 // nothing while the handshake runs, then the direction that status.authoritativeAPI names.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
-import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../markers.js';
+import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../../model/markers.js';
 import { planSyncStart } from '../report.js';
 import { annotate, controllingMachineSet, isDeleting, isPaused, type Step } from '../steps.js';
 import {

@@ -10,7 +10,7 @@ import {
 } from '../../../src/controller/controller.js';
 import { templateUsersOf, type ObjectCache } from '../../../src/controller/reconciler.js';
 import type { MachineTemplate } from '../../../src/api/types.js';
-import { SOURCE_ANNOTATION } from '../../../src/sync/markers.js';
+import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
 
 function capiMachineSet(
   infrastructureRef?: { kind: string; name: string },

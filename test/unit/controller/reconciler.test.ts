@@ -7,10 +7,16 @@ import type { KubeObject, MapiMachineSet, Patch } from '../../../src/api/types.j
 import { Reconciler, type ObjectCache } from '../../../src/controller/reconciler.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';
 import type { Resource } from '../../../src/kube/resources.js';
-import { FINALIZER } from '../../../src/sync/markers.js';
+import { FINALIZER } from '../../../src/model/markers.js';
 import { recordingLogger } from '../../support/logger.js';
 import { applyPatch } from '../../support/patch.js';
-import { CAPI_NS, fakeConverter, infrastructure, MAPI_NS, mapiMachineSet } from '../sync/world.js';
+import {
+  CAPI_NS,
+  fakeConverter,
+  infrastructure,
+  MAPI_NS,
+  mapiMachineSet,
+} from '../sync/machine-set/world.js';
 
 class MapCache<T extends KubeObject> implements ObjectCache<T> {
   readonly store = new Map<string, T>();

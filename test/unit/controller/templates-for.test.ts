@@ -10,8 +10,8 @@ import {
   templatesFor,
   type ObjectCache,
 } from '../../../src/controller/reconciler.js';
-import { SOURCE_ANNOTATION } from '../../../src/sync/markers.js';
-import { prefixOfTemplateName, templateName } from '../../../src/sync/naming.js';
+import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
+import { prefixOfTemplateName, templateName } from '../../../src/model/naming.js';
 
 const NS = 'capi';
 

@@ -11,9 +11,16 @@ import type {
 } from '../../../src/api/types.js';
 import { planMachineMigration } from '../../../src/migration/machine.js';
 import type { MachineObserved } from '../../../src/sync/machine/observed.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/steps.js';
-import { CAPI_NS, MAPI_NS, NOW, type MachinesModel, type Slot, type World } from '../sync/world.js';
+import {
+  CAPI_NS,
+  MAPI_NS,
+  NOW,
+  type MachinesModel,
+  type Slot,
+  type World,
+} from '../sync/machine-set/world.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
 

@@ -4,9 +4,9 @@
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
-import { PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
-import type { Step } from '../../../src/sync/plan.js';
-import { mapiMachineSet, World } from '../sync/world.js';
+import { PAUSED_ANNOTATION } from '../../../src/model/markers.js';
+import type { Step } from '../../../src/sync/machine-set/plan.js';
+import { mapiMachineSet, World } from '../sync/machine-set/world.js';
 import { Fleet } from './fleet.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import type { MapiMachine } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
-import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/world.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
+import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/machine-set/world.js';
 import { Fleet } from './fleet.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';

@@ -3,9 +3,9 @@
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/sync/markers.js';
-import type { Step } from '../../../src/sync/plan.js';
-import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/world.js';
+import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
+import type { Step } from '../../../src/sync/machine-set/plan.js';
+import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/machine-set/world.js';
 
 const cluster: KubeObject = {
   apiVersion: 'cluster.x-k8s.io/v1beta2',

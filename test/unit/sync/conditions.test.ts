@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MapiCondition } from '../../../src/api/types.js';
-import { planMirrorStatus } from '../../../src/sync/mirror-status.js';
+import { planMirrorStatus } from '../../../src/sync/machine-set/mirror-status.js';
 import { formatFieldErrors } from '../../../src/sync/report.js';
 import {
   conditionDiffers,
@@ -9,7 +9,7 @@ import {
   withCondition,
   withReconciling,
 } from '../../../src/sync/conditions.js';
-import { mapiMachineSet } from './world.js';
+import { mapiMachineSet } from './machine-set/world.js';
 
 const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T01:00:00Z';

@@ -1,7 +1,7 @@
 // Shared labels and annotations: ours follow MAPI, others' stay, the record says which are ours.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { OWNED_METADATA_ANNOTATION } from '../../../src/sync/markers.js';
+import { OWNED_METADATA_ANNOTATION } from '../../../src/model/markers.js';
 import { mergeOwnedMetadata, ownedMetadataDiffers } from '../../../src/sync/owned-metadata.js';
 
 const record = (labels: string[], annotations: string[]) => JSON.stringify({ labels, annotations });

@@ -6,7 +6,7 @@ import type {
   MachineTemplate,
   MapiMachineSet,
 } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/index.js';
+import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
 import {
   convertMachineSetToMapi,
   type ReverseInput,

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { CapiMachineSet, MapiMachineSet } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/index.js';
+import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
 import { convertMachineSetToMapi } from '../../../../src/conversion/machine-set/to-mapi.js';
 import { expectOk, platformMachineSets } from '../../../support/conversion.js';
 

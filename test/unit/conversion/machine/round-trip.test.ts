@@ -1,7 +1,7 @@
 // Machine round trip with the AWS converter: MAPI → CAPI → MAPI gives back the MAPI spec.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { convertMachine } from '../../../../src/conversion/machine/index.js';
+import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
 import { convertMachineToMapi } from '../../../../src/conversion/machine/to-mapi.js';
 import { expectOk } from '../../../support/conversion.js';
 import { normalProviderSpec } from '../aws/arbitraries.js';

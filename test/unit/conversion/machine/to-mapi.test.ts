@@ -1,7 +1,7 @@
 // CAPI Machine + AWSMachine → MAPI Machine: the mapping and its errors.
 import { expect } from 'chai';
 import type { CapiMachine, MapiMachine } from '../../../../src/api/types.js';
-import { convertMachine } from '../../../../src/conversion/machine/index.js';
+import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
 import { convertMachineToMapi } from '../../../../src/conversion/machine/to-mapi.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors, expectOk } from '../../../support/conversion.js';

@@ -7,8 +7,8 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
-} from '../../../../src/sync/markers.js';
-import { ADMITTED_SHAPES } from '../world.js';
+} from '../../../../src/model/markers.js';
+import { ADMITTED_SHAPES } from '../machine-set/world.js';
 import { MachineWorld, storedMachine } from './world.js';
 
 describe('planMachine: convergence', () => {

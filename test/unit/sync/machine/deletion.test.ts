@@ -8,7 +8,7 @@ import {
   CLUSTER_API_UID_ANNOTATION,
   FINALIZER,
   MAPI_MACHINE_FINALIZER,
-} from '../../../../src/sync/markers.js';
+} from '../../../../src/model/markers.js';
 import { capiCreatedMachine, MachineWorld, NOW, owningMachineSet, storedMachine } from './world.js';
 
 /** What the other controllers add: Cluster API's finalizer, machine-api-operator's. */

@@ -7,7 +7,7 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
-} from '../../../../src/sync/markers.js';
+} from '../../../../src/model/markers.js';
 import type { Step } from '../../../../src/sync/steps.js';
 import { CAPI_NAMESPACE } from '../../conversion/machine/support.js';
 import { MachineWorld, storedMachine } from './world.js';

@@ -6,7 +6,7 @@ import {
   CLUSTER_API_UID_ANNOTATION,
   FINALIZER,
   PAUSED_ANNOTATION,
-} from '../../../../src/sync/markers.js';
+} from '../../../../src/model/markers.js';
 import {
   capiCreatedMachine,
   MachineWorld,

@@ -10,7 +10,7 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../../../../src/api/types.js';
-import { convertMachine } from '../../../../src/conversion/machine/index.js';
+import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
 import { planMachine } from '../../../../src/sync/machine/plan.js';
 import type { MachineObserved } from '../../../../src/sync/machine/observed.js';
 import type { Step } from '../../../../src/sync/steps.js';

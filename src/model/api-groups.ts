@@ -1,0 +1,9 @@
+// The API groups and versions of the objects mirrored, where code compares or writes them.
+
+/** Machine API: MachineSets and Machines (machine.openshift.io/v1beta1). */
+export const MAPI_GROUP = 'machine.openshift.io';
+/** Cluster API: MachineSets and Machines. */
+export const CAPI_GROUP = 'cluster.x-k8s.io';
+export const CAPI_VERSION = 'v1beta2';
+/** Cluster API providers' machine templates and infrastructure machines. */
+export const INFRASTRUCTURE_GROUP = 'infrastructure.cluster.x-k8s.io';

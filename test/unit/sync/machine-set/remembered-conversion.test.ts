@@ -1,0 +1,58 @@
+// The plan converts a MachineSet once per version of its inputs, not once per reconcile.
+import { expect } from 'chai';
+import type { MapiMachineSet } from '../../../../src/api/types.js';
+import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
+import { convertMachineSetOnce } from '../../../../src/sync/machine-set/remembered-conversion.js';
+import { applyPatch, expectOk, platformMachineSets } from '../../../support/conversion.js';
+
+const AWS = platformMachineSets()[0]!;
+
+function input(mapi: MapiMachineSet, paused = true) {
+  return {
+    mapi,
+    infrastructure: AWS.infrastructure,
+    converter: AWS.converter,
+    capiNamespace: 'openshift-cluster-api',
+    paused,
+  };
+}
+
+describe('convertMachineSetOnce', () => {
+  it('answers the same input objects with the same conversion, equal to a fresh one', () => {
+    const mapi = AWS.machineSet();
+    const first = convertMachineSetOnce(input(mapi));
+    expect(convertMachineSetOnce(input(mapi))).to.equal(first);
+    expect(first).to.deep.equal(convertMachineSet(input(mapi)));
+  });
+
+  it('converts again when the MachineSet is a new object, or another input differs', () => {
+    const mapi = AWS.machineSet();
+    const first = expectOk(convertMachineSetOnce(input(mapi))).value;
+    const resized = applyPatch(mapi, [
+      {
+        op: 'replace',
+        path: '/spec/template/spec/providerSpec/value/instanceType',
+        value: 'm6i.2xlarge',
+      },
+    ]);
+    const second = expectOk(convertMachineSetOnce(input(resized))).value;
+    expect(second.template.metadata.name).to.not.equal(first.template.metadata.name);
+
+    const unpaused = convertMachineSetOnce(input(mapi, false));
+    expect(unpaused).to.deep.equal(convertMachineSet(input(mapi, false)));
+    expect(expectOk(unpaused).value.machineSet).to.not.deep.equal(first.machineSet);
+    const before = convertMachineSetOnce(input(mapi));
+    const infrastructure = { ...AWS.infrastructure };
+    const again = convertMachineSetOnce({ ...input(mapi), infrastructure });
+    expect(again).to.not.equal(before);
+    expect(again).to.deep.equal(before);
+  });
+
+  it('hands out a frozen conversion, so that no caller can change the next plan', () => {
+    const { template } = expectOk(convertMachineSetOnce(input(AWS.machineSet()))).value;
+    expect(() => {
+      (template.metadata as { name: string }).name = 'changed';
+    }).to.throw(TypeError);
+    expect(Object.isFrozen(template.spec)).to.equal(true);
+  });
+});
