@@ -74,7 +74,15 @@ describe('Machines, next to machine-api-operator and Cluster API', function () {
       c.mapiNamespace,
       awsMachineSet('workers', c.mapiNamespace, { replicas: 2 }),
     );
-    const { mapi, capi, aws } = await waitMirrored(c, 2);
+    // Read until machine-api-operator's actuator has given each instance its providerID and the
+    // mirrors carry it (the two sides are read one after the other).
+    const { mapi, capi, aws } = await eventually(async () => {
+      const seen = await waitMirrored(c, 2);
+      for (const machine of [...seen.mapi, ...seen.capi, ...seen.aws]) {
+        expect(machine.spec.providerID, machine.metadata.name).to.be.a('string');
+      }
+      return seen;
+    }, WAIT);
     for (const machine of capi) {
       const source = mapi.find((m) => m.metadata.name === machine.metadata.name)!;
       expect(machine.metadata.annotations).to.include({
