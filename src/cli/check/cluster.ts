@@ -76,7 +76,10 @@ async function listMachineSets(
   return items;
 }
 
-async function getInfrastructure(api: CustomObjectsApi): Promise<Infrastructure | undefined> {
+/** The Infrastructure `cluster`, or undefined when the cluster has none. */
+export async function getInfrastructure(
+  api: CustomObjectsApi,
+): Promise<Infrastructure | undefined> {
   try {
     return (await api.getClusterCustomObject({
       group: INFRASTRUCTURE.group,

@@ -6,7 +6,7 @@ import { loadKubeConfig, readCluster } from './cluster.js';
 import { CHECK_USAGE, CheckInputError, parseCheckFlags, type CheckFlags } from './flags.js';
 import { parseMachineSets } from './input.js';
 import { render } from './render.js';
-import { exitCodeOf, reportMachineSet, type CheckFacts } from './report.js';
+import { clusterFacts, exitCodeOf, reportMachineSet, type CheckFacts } from './report.js';
 
 export interface CheckIo {
   stdin: NodeJS.ReadableStream;
@@ -59,17 +59,12 @@ async function readInput(
   }
   const kubeConfig = loadKubeConfig(flags.source.kubeconfig, io.env);
   const { machineSets, infrastructure } = await readCluster(kubeConfig, flags.source.mapiNamespace);
-  const platform =
-    flags.platform ??
-    (infrastructure?.status?.platformStatus?.type || infrastructure?.status?.platform || undefined);
   return {
     machineSets: machineSets.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)),
-    facts: {
+    facts: clusterFacts(infrastructure, {
       ...given,
-      ...(platform ? { platform } : {}),
-      ...(infrastructure ? { infrastructure } : {}),
-      fromCluster: true,
-    },
+      ...(flags.platform ? { platform: flags.platform } : {}),
+    }),
   };
 }
 
