@@ -10,7 +10,7 @@ import type {
 } from '../../api/types.js';
 import { RETRYING } from '../../controller/step-reconciler.js';
 import { oneLine } from '../../kube/errors.js';
-import { findSynchronized } from '../../sync/conditions.js';
+import { findSynchronized, Reason } from '../../sync/conditions.js';
 import { authorityOf, machineSetOf, stepOf, synchronizedOf } from '../plugin/rows.js';
 import type { Authority } from './flags.js';
 
@@ -59,7 +59,8 @@ export function objectsOf(fleet: Fleet, name: string): MachineSetObjects | undef
  *   it): the patch is a cancel, which the handshake always accepts, so it is not checked;
  * - `moving`: spec asks for the target (an earlier run, or someone, wrote it) but it has not
  *   arrived: only waited for, never patched again;
- * - `done`: it has arrived (see `arrived`).
+ * - `done`: it has arrived (see `arrived`), or its status is on the target and nothing of the
+ *   handshake is left (a MachineSet that stays unsynchronized there is not waited for).
  */
 export type Phase = 'pending' | 'cancel' | 'moving' | 'done';
 
@@ -116,7 +117,15 @@ export function phaseOf(objects: MachineSetObjects, target: Authority): Phase {
       ? 'cancel'
       : 'pending';
   }
-  return arrived(objects, target) ? 'done' : 'moving';
+  if (mapi.status?.authoritativeAPI !== target || arrived(objects, target)) {
+    return mapi.status?.authoritativeAPI === target ? 'done' : 'moving';
+  }
+  // On the target: settling if the handshake has just left Migrating or a Machine is still on
+  // its way; otherwise it is there, and its Synchronized condition says whatever else it has.
+  const settling =
+    findSynchronized(mapi.status.conditions)?.reason === Reason.AuthorityChanged ||
+    live(objects.mapiMachines).some((m) => m.status?.authoritativeAPI !== target);
+  return settling ? 'moving' : 'done';
 }
 
 /** What a table row says of one MachineSet. */
