@@ -29,6 +29,7 @@ import {
 } from './flags.js';
 import {
   judgeWave,
+  operatorForWave,
   planMigration,
   selectMachineSets,
   type InFlight,
@@ -185,6 +186,13 @@ class Run {
 
   /** Starts a wave (patching what is not moving yet) and waits for it; a Stop, or undefined. */
   private async runWave(wave: WaveStep[], facts: CheckFacts): Promise<Stop | undefined> {
+    await this.readOperator();
+    const operatorAtStart = this.operator;
+    if (operatorAtStart.kind === 'degraded') {
+      this.progress(
+        `ClusterOperator ${this.flags.clusterOperator} is Degraded before wave ${this.wave} (${operatorAtStart.message}): only a change of it is waited for.\n`,
+      );
+    }
     const inFlight: InFlight[] = [];
     for (const step of wave) {
       const started = await this.start(step.name, facts);
@@ -207,14 +215,8 @@ class Run {
         continue;
       }
       const now = this.now().getTime();
-      const verdict = judgeWave(
-        inFlight,
-        fleet,
-        this.target,
-        this.operator,
-        now,
-        this.flags.timeoutMs,
-      );
+      const operator = operatorForWave(operatorAtStart, this.operator);
+      const verdict = judgeWave(inFlight, fleet, this.target, operator, now, this.flags.timeoutMs);
       for (const member of inFlight) {
         const objects = objectsOf(fleet, member.name);
         const row = this.rows.get(member.name)!;

@@ -4,6 +4,7 @@ import type { Selector } from '../../../../src/cli/migrate/selector.js';
 import { parseSelector } from '../../../../src/cli/migrate/selector.js';
 import {
   judgeWave,
+  operatorForWave,
   planMigration,
   selectMachineSets,
   type Candidate,
@@ -263,5 +264,13 @@ describe('migrate: is the wave done?', () => {
       name: 'm',
       message: 'a machine was created or deleted during its migration: Machine m-2 was created',
     });
+  });
+
+  it('a ClusterOperator Degraded as it was when the wave started is not the wave’s doing', () => {
+    const before = { kind: 'degraded', message: 'SynchronizationFailed: broken' } as const;
+    expect(operatorForWave(before, before)).to.deep.equal({ kind: 'healthy' });
+    const other = { kind: 'degraded', message: 'MigrationBlocked: m' } as const;
+    expect(operatorForWave(before, other)).to.equal(other);
+    expect(operatorForWave({ kind: 'healthy' }, before)).to.equal(before);
   });
 });
