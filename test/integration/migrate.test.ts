@@ -153,7 +153,9 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
     expect(plan.out).to.include(
       `Plan: 6 MachineSets of ${c.mapiNamespace} to ClusterAPI in 3 waves of at most 2.`,
     );
-    expect(plan.out).to.match(/wave 2:\n {2}fleet-c +MachineAPI: merge patch/);
+    expect(plan.out).to.match(
+      /wave 2:\n {2}fleet-c +MachineAPI: patch spec\.authoritativeAPI: ClusterAPI/,
+    );
     expect(plan.out).to.include('skipped (cannot migrate):\n  ami-arn\n');
     expect(await specPatches(c, start), 'refused and --dry-run write nothing').to.deep.equal([]);
 

@@ -36,7 +36,7 @@ function problems(blocking: Problem[]): string[] {
 
 function stepText(step: WaveStep, target: Authority): string {
   if (step.action === 'wait') return `already asked for ${target} (${step.from}): wait only`;
-  const patch = `merge patch {"spec":{"authoritativeAPI":"${target}"}} (conditional on its resourceVersion)`;
+  const patch = `patch spec.authoritativeAPI: ${target} (a JSON patch testing the resourceVersion read)`;
   return step.action === 'cancel'
     ? `${step.from}: cancel the migration away from ${target}, ${patch}`
     : `${step.from}: ${patch}`;

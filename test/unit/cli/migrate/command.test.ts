@@ -133,7 +133,7 @@ describe('migrate command (against a simulated controller)', () => {
       'Plan: 2 MachineSets of openshift-machine-api to ClusterAPI in 2 waves of at most 1.',
     );
     expect(captured.out).to.include(
-      '  a   MachineAPI: merge patch {"spec":{"authoritativeAPI":"ClusterAPI"}}',
+      '  a   MachineAPI: patch spec.authoritativeAPI: ClusterAPI (a JSON patch testing the resourceVersion read)',
     );
     expect(captured.out).to.include('Nothing was written (--dry-run).');
 
