@@ -535,6 +535,26 @@ async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
   showMachines(plane, name);
 }
 
+/**
+ * The whole fleet to Cluster API with one command, in waves of two, and back: refused at first
+ * (one MachineSet cannot convert), planned, then run with that one skipped, showing its
+ * progress; then the way back it printed, so that the rest of the demo runs under Machine API.
+ */
+function fleetMigration(plane: ControlPlane): void {
+  const migrate = (args: string[]) =>
+    program(plane, 'oc mapi-capi-sync', 'src/cli/plugin/main.ts', ['migrate', ...args]);
+  const fleet = ['--all', '--to', 'ClusterAPI', '--max-in-flight', '2'];
+  banner('migrating the fleet with one command: refused while one MachineSet cannot convert');
+  migrate(fleet);
+  banner('the plan, skipping it (--dry-run writes nothing)');
+  migrate([...fleet, '--skip-blocked', '--dry-run']);
+  banner('the fleet to Cluster API, two MachineSets at a time, each wave waited for');
+  migrate([...fleet, '--skip-blocked']);
+  program(plane, 'oc mapi-capi-sync', 'src/cli/plugin/main.ts', ['status']);
+  banner('and back to Machine API (--rollback)');
+  migrate([...fleet, '--skip-blocked', '--rollback']);
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-demo-'));
 let plane: ControlPlane | undefined;
 let controller: ChildProcess | undefined;
@@ -600,6 +620,9 @@ try {
   await migrationTour(plane, MACHINE_SETS[1] ?? '');
   await settled(plane);
   showState(plane);
+
+  fleetMigration(plane);
+  await settled(plane);
 
   const deleted = MACHINE_SETS[MACHINE_SETS.length - 1] ?? '';
   banner(

@@ -1,7 +1,7 @@
 // The program: parse flags, connect, serve probes and metrics, elect a leader,
 // run the controller until SIGTERM/SIGINT.
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { startController, type RunningController } from './controller/controller.js';
 import { converterFor, SUPPORTED_PLATFORMS } from './conversion/platforms.js';
 import { loadClusterAccess, type ClusterAccess } from './kube/cluster-access.js';
@@ -229,5 +229,24 @@ if (process.argv[2] === 'check') {
   const { runCheck } = await import('./cli/check/command.js');
   const { stdin, stdout, stderr, env } = process;
   process.exit(await runCheck(process.argv.slice(3), { stdin, stdout, stderr, env }));
+}
+// `mapi-capi-sync migrate …` is the plugin's `oc mapi-capi-sync migrate`, run from here too.
+if (process.argv[2] === 'migrate') {
+  const { runMigrate } = await import('./cli/migrate/command.js');
+  const interrupted = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => interrupted.abort());
+  }
+  const { stdout, stderr, env } = process;
+  process.exit(
+    await runMigrate(process.argv.slice(3), {
+      stdout,
+      stderr,
+      env,
+      home: homedir(),
+      signal: interrupted.signal,
+      program: 'mapi-capi-sync',
+    }),
+  );
 }
 process.exit(await main());

@@ -146,6 +146,12 @@ function isRace(step: WriteStep, err: unknown): boolean {
   return isConflict(err) || isNotFound(err) || failedTest;
 }
 
+/**
+ * How a Synchronized=False message about a write that failed for now (not refused for good) ends:
+ * the controller retries it by itself.
+ */
+export const RETRYING = 'Retrying with backoff.';
+
 /** Refused for good: retried only when something it was computed from changes. */
 class PermanentRefusal extends Error {
   constructor(
@@ -356,7 +362,7 @@ export abstract class StepReconciler<O extends ObservedBase> {
     const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
     const message = permanent
       ? `The API server refused ${step.note} (${what}): ${description}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes.`
-      : `Failed ${step.note} (${what}): ${description}. Retrying with backoff.`;
+      : `Failed ${step.note} (${what}): ${description}. ${RETRYING}`;
     const report = reportFailure(target, observed.now, reason, message, 'already reported');
     return report.kind === 'done' ? undefined : report;
   }

@@ -3,7 +3,7 @@
 import { open, stat } from 'node:fs/promises';
 import { controlPlane } from './cluster.js';
 
-interface AuditEvent {
+export interface AuditEvent {
   verb: string;
   requestURI: string;
   user: { username: string };
@@ -27,25 +27,34 @@ export async function auditLogEnd(): Promise<number> {
   return (await stat(controlPlane().auditLogPath).catch(() => ({ size: 0 }))).size;
 }
 
-/** Requests of the controller that our own policies denied since `from` (a byte offset). */
-export async function controllerDenialsSince(from: number): Promise<string[]> {
+/** The audit log's lines from `from` (a byte offset) to its end. */
+async function auditLinesSince(from: number): Promise<string[]> {
   const path = controlPlane().auditLogPath;
   const end = await auditLogEnd();
-  const after = Math.max(from, acknowledged);
   // a rotated log starts again from the beginning
-  const start = end < after ? 0 : after;
+  const start = end < from ? 0 : from;
   const file = await open(path, 'r');
   try {
     const { buffer, bytesRead } = await file.read(Buffer.alloc(end - start), 0, end - start, start);
-    return buffer
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line.includes(OUR_POLICY) && line.includes('mapi-capi-sync"'))
-      .map((line) => JSON.parse(line) as AuditEvent)
-      .filter((e) => CONTROLLER_USER.test(e.user.username))
-      .map((e) => `${e.verb} ${e.requestURI}: ${e.responseStatus?.message ?? ''}`);
+    return buffer.subarray(0, bytesRead).toString('utf8').split('\n');
   } finally {
     await file.close();
   }
+}
+
+/** Requests of the controller that our own policies denied since `from` (a byte offset). */
+export async function controllerDenialsSince(from: number): Promise<string[]> {
+  return (await auditLinesSince(Math.max(from, acknowledged)))
+    .filter((line) => line.includes(OUR_POLICY) && line.includes('mapi-capi-sync"'))
+    .map((line) => JSON.parse(line) as AuditEvent)
+    .filter((e) => CONTROLLER_USER.test(e.user.username))
+    .map((e) => `${e.verb} ${e.requestURI}: ${e.responseStatus?.message ?? ''}`);
+}
+
+/** The requests since `from` (a byte offset) whose URI contains `uriPart`. */
+export async function auditEventsSince(from: number, uriPart: string): Promise<AuditEvent[]> {
+  return (await auditLinesSince(from))
+    .filter((line) => line.includes(uriPart))
+    .map((line) => JSON.parse(line) as AuditEvent)
+    .filter((e) => e.requestURI.includes(uriPart));
 }

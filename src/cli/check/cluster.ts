@@ -91,7 +91,8 @@ async function listMachineSets(client: KubeClient, namespace: string): Promise<M
   return items;
 }
 
-async function getInfrastructure(client: KubeClient): Promise<Infrastructure | undefined> {
+/** The Infrastructure `cluster`, or undefined when the cluster has none. */
+export async function getInfrastructure(client: KubeClient): Promise<Infrastructure | undefined> {
   try {
     const path = `${resourcePath(INFRASTRUCTURE)}/${INFRASTRUCTURE_NAME}`;
     return await client.request<Infrastructure>('GET', path);

@@ -6,7 +6,7 @@ import { loadKubeConfig, readCluster } from './cluster.js';
 import { CHECK_USAGE, CheckInputError, parseCheckFlags, type CheckFlags } from './flags.js';
 import { parseMachineSets } from './input.js';
 import { render } from './render.js';
-import { exitCodeOf, reportMachineSet, type CheckFacts } from './report.js';
+import { clusterFacts, exitCodeOf, reportMachineSet, type CheckFacts } from './report.js';
 
 export interface CheckIo {
   stdin: NodeJS.ReadableStream;
@@ -64,17 +64,12 @@ async function readInput(
     undefined,
     io.env,
   );
-  const platform =
-    flags.platform ??
-    (infrastructure?.status?.platformStatus?.type || infrastructure?.status?.platform || undefined);
   return {
     machineSets: machineSets.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)),
-    facts: {
+    facts: clusterFacts(infrastructure, {
       ...given,
-      ...(platform ? { platform } : {}),
-      ...(infrastructure ? { infrastructure } : {}),
-      fromCluster: true,
-    },
+      ...(flags.platform ? { platform: flags.platform } : {}),
+    }),
   };
 }
 

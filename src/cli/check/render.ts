@@ -53,7 +53,8 @@ export function renderTable(reports: MachineSetReport[], readFrom: ReadFrom): st
   if (reports.length > 0) out.push(line(HEADERS));
   reports.forEach((report, i) => {
     out.push(line(rows[i] ?? []));
-    for (const problem of report.blocking) out.push(`${INDENT}blocking: ${describe(problem)}`);
+    for (const problem of report.blocking)
+      out.push(`${INDENT}blocking: ${describeProblem(problem)}`);
     for (const warning of report.warnings) out.push(`${INDENT}warning: ${warning}`);
   });
   if (reports.length > 0) out.push('');
@@ -78,7 +79,8 @@ const STAGE_NOTE: Record<Problem['stage'], string> = {
   migration: '(migration gate) ',
 };
 
-function describe({ stage, path, message }: Problem): string {
+/** `(stage) path: message`, as the table shows a problem. */
+export function describeProblem({ stage, path, message }: Problem): string {
   return `${STAGE_NOTE[stage]}${path}: ${message}`;
 }
 

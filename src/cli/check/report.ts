@@ -46,6 +46,25 @@ export interface CheckFacts {
   converters?: readonly PlatformConverter[];
 }
 
+/**
+ * What `check` knows reading a cluster: the Infrastructure read (absent when there is none), and
+ * the platform from `given` or else from it. The migration gate's checks apply.
+ */
+export function clusterFacts(
+  infrastructure: Infrastructure | undefined,
+  given: { capiNamespace: string; platform?: string; infrastructureName?: string },
+): CheckFacts {
+  const platform =
+    given.platform ??
+    (infrastructure?.status?.platformStatus?.type || infrastructure?.status?.platform || undefined);
+  return {
+    ...given,
+    ...(platform ? { platform } : {}),
+    ...(infrastructure ? { infrastructure } : {}),
+    fromCluster: true,
+  };
+}
+
 const CLUSTER_LABEL = 'machine.openshift.io/cluster-api-cluster';
 const KIND_PATH = 'spec.template.spec.providerSpec.value.kind';
 const PLATFORM_PATH = 'Infrastructure cluster status.platformStatus.type';

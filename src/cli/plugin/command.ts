@@ -16,6 +16,7 @@ import {
   PluginUsageError,
   type PluginFlags,
 } from './flags.js';
+import { migrateCommandIndex } from '../migrate/flags.js';
 import { machineRow, machineSetOf, machineSetRow } from './rows.js';
 import { machineSetTable, machineTable } from './table.js';
 
@@ -97,7 +98,7 @@ function reportMissing(io: PluginIO, flags: PluginFlags, view: View): void {
 }
 
 /** Clears a terminal and moves the cursor home. */
-const CLEAR_SCREEN = '\x1b[H\x1b[2J';
+export const CLEAR_SCREEN = '\x1b[H\x1b[2J';
 
 export async function watch(
   reader: ClusterReader,
@@ -138,6 +139,12 @@ export async function watch(
 
 /** Runs the plugin with the given arguments; resolves with the exit code. */
 export async function runPlugin(argv: string[], io: PluginIO): Promise<number> {
+  const migrate = migrateCommandIndex(argv);
+  if (migrate >= 0) {
+    // loaded only when asked for: the read-only commands do not carry the checks' converters
+    const { runMigrate } = await import('../migrate/command.js');
+    return runMigrate([...argv.slice(0, migrate), ...argv.slice(migrate + 1)], io);
+  }
   let flags: PluginFlags | 'help';
   try {
     flags = parsePluginArgs(argv);

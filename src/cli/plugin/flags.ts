@@ -26,6 +26,7 @@ export const PLUGIN_USAGE = `Shows how Machine API MachineSets and Machines are 
 Usage:
   oc ${PLUGIN_NAME} status [MACHINESET...] [flags]     (or: kubectl ${PLUGIN_NAME} ...)
   oc ${PLUGIN_NAME} machines [MACHINESET...] [flags]
+  oc ${PLUGIN_NAME} migrate (MACHINESET... | -l SELECTOR | --all) --to API [flags]
 
 Commands:
   status     one row per MAPI MachineSet: its authority (spec→status), Synchronized and since
@@ -34,6 +35,8 @@ Commands:
              template, replicas and ready replicas on both sides, and the migration step
   machines   one row per MAPI Machine (of the given MachineSets): its MachineSet, authority,
              Synchronized, phase on both sides, providerID and which sides are paused
+  migrate    migrates MachineSets to Cluster API or back, in waves, waiting for each
+             wave's handshakes; its own flags: oc ${PLUGIN_NAME} migrate --help
 
 Flags:
   -n, --namespace NS        namespace of the MAPI objects (default: openshift-machine-api)
@@ -90,10 +93,12 @@ export function parsePluginArgs(argv: string[]): PluginFlags | 'help' {
   const [command, ...names] = positionals;
   if (command === 'help') return 'help';
   if (command === undefined) {
-    throw new PluginUsageError('no command given: use "status" or "machines"');
+    throw new PluginUsageError('no command given: use "status", "machines" or "migrate"');
   }
   if (command !== 'status' && command !== 'machines') {
-    throw new PluginUsageError(`unknown command "${command}": use "status" or "machines"`);
+    throw new PluginUsageError(
+      `unknown command "${command}": use "status", "machines" or "migrate"`,
+    );
   }
   const badName = names.find((name) => !NAME.test(name));
   if (badName !== undefined) {

@@ -54,8 +54,10 @@ describe('plugin flags', () => {
   });
 
   it('bad command lines name what is wrong', () => {
-    expect(usageError([])).to.equal('no command given: use "status" or "machines"');
-    expect(usageError(['get'])).to.equal('unknown command "get": use "status" or "machines"');
+    expect(usageError([])).to.equal('no command given: use "status", "machines" or "migrate"');
+    expect(usageError(['get'])).to.equal(
+      'unknown command "get": use "status", "machines" or "migrate"',
+    );
     expect(usageError(['status', '--bogus'])).to.equal("Unknown option '--bogus'");
     expect(usageError(['status', '-x'])).to.equal("Unknown option '-x'");
     expect(usageError(['status', '-n'])).to.match(
