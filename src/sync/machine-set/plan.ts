@@ -4,8 +4,7 @@
 // it, observe again, until the plan says `done`. One step at a time keeps each
 // decision simple and makes every intermediate state (a crash between two
 // steps) one that the next reconcile knows how to finish.
-import isEqual from 'lodash/isEqual.js';
-import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
+import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../api/types.js';
 import { convertMachineSetOnce } from './remembered-conversion.js';
 import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
 import { Reason } from '../conditions.js';
@@ -13,21 +12,17 @@ import { planMapiDeletion, planMirrorDeletion, planWithoutMapi } from './deletio
 import {
   AUTHORITY_ANNOTATION,
   CLUSTER_API_UID_ANNOTATION,
-  FINALIZER,
-  PAUSED_ANNOTATION,
-  PAUSED_VALUE,
   SOURCE_ANNOTATION,
 } from '../../model/markers.js';
 import { planMirrorStatus } from './mirror-status.js';
 import type { Observed } from './observed.js';
 import { mergeOwnedMetadata, ownedMetadataDiffers } from '../owned-metadata.js';
+import { planForward, statusWrite, warningEvents, withAuthority } from '../forward.js';
 import { planReverseSync } from './reverse.js';
-import { formatFieldErrors, planSyncStart, reportFailure, reportState } from '../report.js';
+import { formatFieldErrors, planSyncStart, reportFailure } from '../report.js';
 import {
-  addFinalizer,
   annotate,
   done,
-  hasFinalizer,
   isDeleting,
   isOwnedBy,
   isPaused,
@@ -109,9 +104,71 @@ function planClusterApiAuthoritative(
  * initial sync that creates the CAPI side under ClusterAPI.
  */
 function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | 'ClusterAPI'): Step {
+  const missing = missingInputs(o, mapi);
+  if (missing) return missing;
   const paused = authority === 'MachineAPI';
-  const infrastructureName = o.infrastructure?.status?.infrastructureName;
-  if (!o.infrastructure || !infrastructureName) {
+  const conversion = convertMachineSetOnce({
+    mapi,
+    infrastructure: o.infrastructure!,
+    converter: o.converter!,
+    capiNamespace: o.capiNamespace,
+    paused,
+  });
+  if (!conversion.ok) {
+    const message = `Cannot convert this MachineSet to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the MachineSet; it is converted again when it changes.`;
+    return reportFailure(
+      mapi,
+      o.now,
+      Reason.ConversionFailed,
+      message,
+      'conversion failed; waiting for a change',
+    );
+  }
+  const { template, machineSet } = conversion.value;
+  const warnings = warningEvents(conversion.warnings);
+  const clusterRefs = o.cluster ? [ownerReference(o.cluster)] : [];
+  const capiName = `${o.capiNamespace}/${o.name}`;
+  const templateName = template.metadata.name;
+  return planForward<CapiMachineSet>({
+    capiNoun: 'CAPI machine set',
+    capiName,
+    reasons: {
+      create: Reason.CreateFailed,
+      update: Reason.UpdateFailed,
+      synchronized: Reason.Synchronized,
+    },
+    mapi,
+    ...(o.mirror ? { mirror: o.mirror } : {}),
+    desired: withAuthority(machineSet, authority),
+    paused,
+    now: o.now,
+    events: [], // told with the template, which is what changes with the conversion
+    // The CAPI Cluster owns the mirror; owners others added stay.
+    ownerReferences: (mirror) => [
+      ...(mirror?.metadata.ownerReferences ?? []).filter(
+        (r) => !(r.kind === 'Cluster' && r.apiVersion.startsWith('cluster.x-k8s.io/')),
+      ),
+      ...clusterRefs,
+    ],
+    spec: () => machineSet.spec,
+    companion: (mirror) => planTemplate(o, mapi, mirror, template, warnings),
+    after: (mirror) =>
+      // The paused mirror's status, from MAPI's (an unpaused one's belongs to Cluster API),
+      // then the templates we created that the mirror no longer uses.
+      (paused
+        ? statusWrite(planMirrorStatus(mapi, mirror, o.now), Reason.UpdateFailed)
+        : undefined) ??
+      planStaleTemplates(o.templates, o.name, mirror, templateName, o.templateUsers),
+    synchronized: () =>
+      paused
+        ? `Mirrored to ${capiName} (paused) with ${template.kind} ${templateName}.`
+        : `Cluster API is authoritative; the initial synchronization created ${capiName} with ${template.kind} ${templateName}.`,
+  });
+}
+
+/** The Infrastructure names the cluster and the platform; the platform must have a converter. */
+function missingInputs(o: Observed, mapi: MapiMachineSet): Step | undefined {
+  if (!o.infrastructure || !o.infrastructure.status?.infrastructureName) {
     const message = o.infrastructure
       ? 'The Infrastructure "cluster" has no status.infrastructureName, which names the Cluster API cluster; the mirror is written once it is set.'
       : 'The Infrastructure "cluster" (config.openshift.io/v1) was not found; it names the Cluster API cluster and the platform. The mirror is written once it exists.';
@@ -127,93 +184,37 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
     const message = `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: ${SUPPORTED_PLATFORMS.join(', ')}. Set --platform if the Infrastructure reports the wrong one.`;
     return reportFailure(mapi, o.now, Reason.ConversionFailed, message, 'unsupported platform');
   }
+  return undefined;
+}
 
-  const conversion = convertMachineSetOnce({
-    mapi,
-    infrastructure: o.infrastructure,
-    converter: o.converter,
-    capiNamespace: o.capiNamespace,
-    paused,
-  });
-  if (!conversion.ok) {
-    const message = `Cannot convert this MachineSet to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the MachineSet; it is converted again when it changes.`;
-    return reportFailure(
-      mapi,
-      o.now,
-      Reason.ConversionFailed,
-      message,
-      'conversion failed; waiting for a change',
-    );
-  }
-  const warningEvents: EventSpec[] = conversion.warnings.map((message) => ({
-    type: 'Warning',
-    reason: 'ConversionWarning',
-    message,
-  }));
-  const desiredTemplate = conversion.value.template;
-  const templateName = desiredTemplate.metadata.name;
-  const converted = conversion.value.machineSet;
-  const desired: CapiMachineSet = {
-    ...converted,
-    metadata: {
-      ...converted.metadata,
-      annotations: { ...converted.metadata.annotations, [AUTHORITY_ANNOTATION]: authority },
-    },
-  };
-  const clusterRefs = o.cluster ? [ownerReference(o.cluster)] : [];
-  const { mirror } = o;
-
-  // 1. The mirror, created paused before its template, so that the template is
-  //    owned by it from its first moment and nothing is ever left ownerless.
-  if (!mirror) {
+/** The template the mirror will point at, owned by the mirror. */
+function planTemplate(
+  o: Observed,
+  mapi: MapiMachineSet,
+  mirror: CapiMachineSet,
+  desired: MachineTemplate,
+  warnings: EventSpec[],
+): Step | undefined {
+  const name = desired.metadata.name;
+  const template = o.templates.find((t) => t.metadata.name === name);
+  if (!template) {
     return {
       kind: 'create',
       object: {
         ...desired,
         metadata: {
           ...desired.metadata,
-          ...mergeOwnedMetadata(
-            {},
-            {
-              labels: desired.metadata.labels,
-              annotations: { ...desired.metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
-            },
-          ),
-          ownerReferences: clusterRefs,
-          finalizers: [FINALIZER],
-        },
-      },
-      note: paused
-        ? 'creating paused CAPI machine set'
-        : 'creating CAPI machine set (paused until its template exists)',
-      failure: Reason.CreateFailed,
-    };
-  }
-  if (mirror.spec.clusterName !== desired.spec.clusterName) {
-    const message = `${o.capiNamespace}/${o.name} belongs to the Cluster API cluster "${mirror.spec.clusterName}", but the Infrastructure now names the cluster "${desired.spec.clusterName}"; Cluster API forbids changing spec.clusterName. Delete ${o.capiNamespace}/${o.name} to have it created again for the new cluster, or restore status.infrastructureName.`;
-    return reportFailure(mapi, o.now, Reason.UpdateFailed, message, 'cluster name changed');
-  }
-
-  // 2. The template the mirror will point at, owned by the mirror.
-  const template = o.templates.find((t) => t.metadata.name === templateName);
-  if (!template) {
-    return {
-      kind: 'create',
-      object: {
-        ...desiredTemplate,
-        metadata: {
-          ...desiredTemplate.metadata,
-          ...mergeOwnedMetadata({}, desiredTemplate.metadata),
+          ...mergeOwnedMetadata({}, desired.metadata),
           ownerReferences: [ownerReference(mirror)],
         },
       },
       note: 'creating template',
       failure: Reason.TemplateUpdateFailed,
-      events: warningEvents,
+      events: warnings,
     };
   }
   if (template.metadata.annotations?.[SOURCE_ANNOTATION] !== o.name) {
-    const message = `A ${template.kind} named ${o.capiNamespace}/${templateName} already exists and was not created for this MachineSet; it is never modified or deleted by this controller. Delete or rename it so the mirror can get its own template.`;
+    const message = `A ${template.kind} named ${o.capiNamespace}/${name} already exists and was not created for this MachineSet; it is never modified or deleted by this controller. Delete or rename it so the mirror can get its own template.`;
     return reportFailure(
       mapi,
       o.now,
@@ -223,78 +224,24 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
     );
   }
   if (isDeleting(template))
-    return done(`waiting for template ${templateName} to go before creating it again`);
-  const templateDiffers =
-    !isOwnedBy(template, mirror) ||
-    ownedMetadataDiffers(template.metadata, desiredTemplate.metadata);
-  if (templateDiffers) {
-    const owners = (template.metadata.ownerReferences ?? []).filter(
-      (r) => r.uid !== mirror.metadata.uid,
-    );
-    return {
-      kind: 'update',
-      object: {
-        ...template,
-        metadata: {
-          ...template.metadata,
-          ...mergeOwnedMetadata(template.metadata, desiredTemplate.metadata),
-          ownerReferences: [...owners, ownerReference(mirror)],
-        },
+    return done(`waiting for template ${name} to go before creating it again`);
+  if (isOwnedBy(template, mirror) && !ownedMetadataDiffers(template.metadata, desired.metadata)) {
+    return undefined;
+  }
+  const owners = (template.metadata.ownerReferences ?? []).filter(
+    (r) => r.uid !== mirror.metadata.uid,
+  );
+  return {
+    kind: 'update',
+    object: {
+      ...template,
+      metadata: {
+        ...template.metadata,
+        ...mergeOwnedMetadata(template.metadata, desired.metadata),
+        ownerReferences: [...owners, ownerReference(mirror)],
       },
-      note: 'adopting template',
-      failure: Reason.TemplateUpdateFailed,
-    };
-  }
-
-  // 3. The mirror's spec and metadata (repointed at the template; unpaused last
-  //    in the initial sync under ClusterAPI).
-  const otherRefs = (mirror.metadata.ownerReferences ?? []).filter(
-    (r) => !(r.kind === 'Cluster' && r.apiVersion.startsWith('cluster.x-k8s.io/')),
-  );
-  const ownerReferences = [...otherRefs, ...clusterRefs];
-  const mirrorDiffers =
-    !isEqual(mirror.spec, desired.spec) ||
-    ownedMetadataDiffers(mirror.metadata, desired.metadata) ||
-    !isEqual(mirror.metadata.ownerReferences ?? [], ownerReferences);
-  if (mirrorDiffers) {
-    return {
-      kind: 'update',
-      object: {
-        ...mirror,
-        metadata: {
-          ...mirror.metadata,
-          ...mergeOwnedMetadata(mirror.metadata, desired.metadata),
-          ownerReferences,
-        },
-        spec: desired.spec,
-      } as CapiMachineSet,
-      note:
-        isPaused(mirror) && !paused ? 'unpausing CAPI machine set' : 'updating CAPI machine set',
-      failure: Reason.UpdateFailed,
-    };
-  }
-  if (!hasFinalizer(mirror)) return addFinalizer(mirror, 'adding finalizer to CAPI machine set');
-
-  // 4. The paused mirror's status, from MAPI's, once MAPI's status describes its
-  //    current spec (an unpaused CAPI MachineSet's status belongs to Cluster API).
-  const status = paused ? planMirrorStatus(mapi, mirror, o.now) : undefined;
-  if (status) return { ...status, failure: Reason.UpdateFailed };
-
-  // 5. Templates we created that the mirror no longer uses.
-  const cleanup = planStaleTemplates(o.templates, o.name, mirror, templateName, o.templateUsers);
-  if (cleanup) return cleanup;
-
-  // 6. Report success.
-  const message = paused
-    ? `Mirrored to ${o.capiNamespace}/${o.name} (paused) with ${desiredTemplate.kind} ${templateName}.`
-    : `Cluster API is authoritative; the initial synchronization created ${o.capiNamespace}/${o.name} with ${desiredTemplate.kind} ${templateName}.`;
-  const generation = paused ? mapi.metadata.generation : mirror.metadata.generation;
-  return (
-    reportState(
-      mapi,
-      o.now,
-      { status: 'True', reason: Reason.Synchronized, message },
-      generation,
-    ) ?? done('in sync')
-  );
+    },
+    note: 'adopting template',
+    failure: Reason.TemplateUpdateFailed,
+  };
 }

@@ -1,32 +1,17 @@
-// MAPI → CAPI for one Machine: the paused CAPI Machine and infrastructure machine while Machine
-// API is authoritative, or the initial sync that creates them for a Machine born under Cluster
-// API. Pure. Written in an order a crash can resume from: the CAPI Machine first, then the
-// infrastructure machine owned by it, then whatever changed, then the status.
-import isEqual from 'lodash/isEqual.js';
+// MAPI → CAPI for one Machine, in the order of ../forward.ts: the paused CAPI Machine and its
+// infrastructure machine while Machine API is authoritative, or the initial sync that creates
+// them for a Machine born under Cluster API. Pure. What is the Machine's own: its conversion,
+// the infrastructure machine (the companion) and the mirrored status.
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../api/types.js';
 import { convertMachine } from '../../conversion/machine/to-capi.js';
 import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
 import { MachineReason } from '../conditions.js';
-import {
-  AUTHORITY_ANNOTATION,
-  FINALIZER,
-  PAUSED_ANNOTATION,
-  PAUSED_VALUE,
-  SPEC_HASH_ANNOTATION,
-} from '../../model/markers.js';
+import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
 import { stableHash } from '../../model/naming.js';
-import { formatFieldErrors, reportFailure, reportState } from '../report.js';
-import {
-  addFinalizer,
-  done,
-  hasFinalizer,
-  isOwnedBy,
-  isPaused,
-  type EventSpec,
-  type Step,
-} from '../steps.js';
+import { formatFieldErrors, reportFailure } from '../report.js';
+import { isOwnedBy, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
-import { mergeOwnedMetadata, ownedMetadataDiffers } from '../owned-metadata.js';
+import { planForward, statusWrite, warningEvents, withAuthority, withoutKey } from '../forward.js';
 import { planCapiMachineStatus } from './status.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
@@ -37,7 +22,60 @@ export function planMachineForward(
   mapi: MapiMachine,
   authority: 'MachineAPI' | 'ClusterAPI',
 ): Step {
+  const missing = missingInputs(o, mapi);
+  if (missing) return missing;
   const paused = authority === 'MachineAPI';
+  const conversion = convertMachine({
+    mapi,
+    infrastructure: o.infrastructure!,
+    converter: o.converter!,
+    capiNamespace: o.capiNamespace,
+    paused: true, // unpaused last, by the initial sync or the handshake
+    ...(o.capiMachineSet ? { machineSet: o.capiMachineSet } : {}),
+    ...(o.cluster ? { cluster: o.cluster } : {}),
+  });
+  if (!conversion.ok) {
+    return reportFailure(
+      mapi,
+      o.now,
+      MachineReason.ConversionFailed,
+      `Cannot mirror this Machine to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the Machine (or what is named); it is converted again when it changes.`,
+      'conversion failed; waiting for a change',
+    );
+  }
+  const { machine, infrastructureMachine } = conversion.value;
+  const capiName = `${o.capiNamespace}/${o.name}`;
+  return planForward<CapiMachine>({
+    capiNoun: 'CAPI Machine',
+    capiName,
+    reasons: {
+      create: MachineReason.CreateFailed,
+      update: MachineReason.UpdateFailed,
+      synchronized: MachineReason.Synchronized,
+    },
+    mapi,
+    ...(o.mirror ? { mirror: o.mirror } : {}),
+    desired: withAuthority(machine, authority),
+    paused,
+    now: o.now,
+    events: warningEvents(conversion.warnings),
+    ownerReferences: () => machine.metadata.ownerReferences ?? [],
+    spec: (mirror) => ({ ...machine.spec, ...pickDefaulted(mirror) }),
+    companion: (mirror) =>
+      planInfrastructureMachine(o, mapi, mirror, infrastructureMachine, paused),
+    after: (mirror) =>
+      paused
+        ? statusWrite(planCapiMachineStatus(mapi, mirror), MachineReason.UpdateFailed)
+        : undefined,
+    synchronized: (mirror) =>
+      paused
+        ? `Mirrored to ${capiName} (paused) with ${mirror.spec.infrastructureRef.kind} ${mirror.spec.infrastructureRef.name}.`
+        : `Cluster API is authoritative; the initial synchronization created ${capiName}.`,
+  });
+}
+
+/** The Infrastructure names the cluster; the platform must have a converter. */
+function missingInputs(o: MachineObserved, mapi: MapiMachine): Step | undefined {
   if (!o.infrastructure?.status?.infrastructureName) {
     return reportFailure(
       mapi,
@@ -56,124 +94,7 @@ export function planMachineForward(
       'unsupported platform',
     );
   }
-  const conversion = convertMachine({
-    mapi,
-    infrastructure: o.infrastructure,
-    converter: o.converter,
-    capiNamespace: o.capiNamespace,
-    paused: true, // unpaused last, by the initial sync or the handshake
-    ...(o.capiMachineSet ? { machineSet: o.capiMachineSet } : {}),
-    ...(o.cluster ? { cluster: o.cluster } : {}),
-  });
-  if (!conversion.ok) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.ConversionFailed,
-      `Cannot mirror this Machine to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the Machine (or what is named); it is converted again when it changes.`,
-      'conversion failed; waiting for a change',
-    );
-  }
-  const warnings: EventSpec[] = conversion.warnings.map((message) => ({
-    type: 'Warning',
-    reason: 'ConversionWarning',
-    message,
-  }));
-  const converted = conversion.value.machine;
-  const desired: CapiMachine = {
-    ...converted,
-    metadata: {
-      ...converted.metadata,
-      annotations: { ...converted.metadata.annotations, [AUTHORITY_ANNOTATION]: authority },
-    },
-  };
-  const { mirror } = o;
-
-  // 1. The CAPI Machine, paused, so the infrastructure machine can be owned by it from the start.
-  if (!mirror) {
-    return {
-      kind: 'create',
-      object: {
-        ...desired,
-        metadata: {
-          ...desired.metadata,
-          ...mergeOwnedMetadata({}, desired.metadata),
-          finalizers: [FINALIZER],
-        },
-      },
-      note: paused
-        ? 'creating paused CAPI Machine'
-        : 'creating CAPI Machine (paused until complete)',
-      failure: MachineReason.CreateFailed,
-      events: warnings,
-    };
-  }
-  if (mirror.spec.clusterName !== desired.spec.clusterName) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.UpdateFailed,
-      `${o.capiNamespace}/${o.name} belongs to the Cluster API cluster "${mirror.spec.clusterName}", but the Infrastructure names the cluster "${desired.spec.clusterName}"; Cluster API forbids changing spec.clusterName. Delete the CAPI Machine to have it created again, or restore status.infrastructureName.`,
-      'cluster name changed',
-    );
-  }
-
-  // 2. The infrastructure machine, owned by the CAPI Machine.
-  const infrastructure = planInfrastructureMachine(
-    o,
-    mapi,
-    mirror,
-    conversion.value.infrastructureMachine,
-    paused,
-  );
-  if (infrastructure) return infrastructure;
-
-  // 3. The CAPI Machine's spec and metadata; unpaused last in the initial sync under ClusterAPI.
-  const spec = { ...desired.spec, ...pickDefaulted(mirror) };
-  const annotations = paused
-    ? (desired.metadata.annotations ?? {})
-    : withoutKey(desired.metadata.annotations ?? {}, PAUSED_ANNOTATION);
-  const ownerReferences = desired.metadata.ownerReferences ?? [];
-  const metadata = { labels: desired.metadata.labels, annotations };
-  const mirrorDiffers =
-    !isEqual(mirror.spec, spec) ||
-    ownedMetadataDiffers(mirror.metadata, metadata) ||
-    !isEqual(mirror.metadata.ownerReferences ?? [], ownerReferences);
-  if (mirrorDiffers) {
-    return {
-      kind: 'update',
-      object: {
-        ...mirror,
-        metadata: {
-          ...mirror.metadata,
-          ...mergeOwnedMetadata(mirror.metadata, metadata),
-          ownerReferences,
-        },
-        spec,
-      } as CapiMachine,
-      note: isPaused(mirror) && !paused ? 'unpausing CAPI Machine' : 'updating CAPI Machine',
-      failure: MachineReason.UpdateFailed,
-      events: warnings,
-    };
-  }
-  if (!hasFinalizer(mirror)) return addFinalizer(mirror, 'adding finalizer to CAPI Machine');
-
-  // 4. The paused mirror's status, from the MAPI Machine's.
-  const status = paused ? planCapiMachineStatus(mapi, mirror) : undefined;
-  if (status) return { ...status, failure: MachineReason.UpdateFailed };
-
-  const message = paused
-    ? `Mirrored to ${o.capiNamespace}/${o.name} (paused) with ${mirror.spec.infrastructureRef.kind} ${mirror.spec.infrastructureRef.name}.`
-    : `Cluster API is authoritative; the initial synchronization created ${o.capiNamespace}/${o.name}.`;
-  const generation = paused ? mapi.metadata.generation : mirror.metadata.generation;
-  return (
-    reportState(
-      mapi,
-      o.now,
-      { status: 'True', reason: MachineReason.Synchronized, message },
-      generation,
-    ) ?? done('in sync')
-  );
+  return undefined;
 }
 
 /**
@@ -217,18 +138,8 @@ function planInfrastructureMachine(
       failure: MachineReason.InfraMachineUpdateFailed,
     };
   }
-  const foreignController = current.metadata.ownerReferences?.find(
-    (r) => r.controller && r.uid !== mirror.metadata.uid,
-  );
-  if (foreignController) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.InfraMachineUpdateFailed,
-      `The ${current.kind} ${o.capiNamespace}/${current.metadata.name} is controlled by ${foreignController.kind} ${foreignController.name}, not by the Cluster API Machine ${o.capiNamespace}/${o.name}; it is never taken over. Delete it, or the CAPI Machine, to have both created again.`,
-      'infrastructure machine controlled by another object',
-    );
-  }
+  const foreign = reportForeignController(o, mapi, mirror, current);
+  if (foreign) return foreign;
   const currentAnnotations = current.metadata.annotations ?? {};
   const pauseDiffers = (currentAnnotations[PAUSED_ANNOTATION] !== undefined) !== paused;
   const hashDiffers = currentAnnotations[SPEC_HASH_ANNOTATION] !== hash;
@@ -263,14 +174,29 @@ function planInfrastructureMachine(
   return undefined;
 }
 
+/** An infrastructure machine another object controls is never taken over: reported. */
+function reportForeignController(
+  o: MachineObserved,
+  mapi: MapiMachine,
+  mirror: CapiMachine,
+  current: InfrastructureMachine,
+): Step | undefined {
+  const foreign = current.metadata.ownerReferences?.find(
+    (r) => r.controller && r.uid !== mirror.metadata.uid,
+  );
+  if (!foreign) return undefined;
+  return reportFailure(
+    mapi,
+    o.now,
+    MachineReason.InfraMachineUpdateFailed,
+    `The ${current.kind} ${o.capiNamespace}/${current.metadata.name} is controlled by ${foreign.kind} ${foreign.name}, not by the Cluster API Machine ${o.capiNamespace}/${o.name}; it is never taken over. Delete it, or the CAPI Machine, to have both created again.`,
+    'infrastructure machine controlled by another object',
+  );
+}
+
 function pickDefaulted(mirror: CapiMachine): Record<string, unknown> {
   const spec = mirror.spec as Record<string, unknown>;
   return Object.fromEntries(
     DEFAULTED_SPEC_FIELDS.filter((key) => spec[key] !== undefined).map((key) => [key, spec[key]]),
   );
-}
-
-function withoutKey(map: Record<string, string>, key: string): Record<string, string> {
-  const { [key]: _dropped, ...rest } = map;
-  return rest;
 }

@@ -1,0 +1,162 @@
+// The deletion table (product.md, "Deletion"), written once for both kinds of mirror: what
+// happens when either side of a MachineSet or a Machine is deleted, or the MAPI side is gone
+// without us. Each kind describes itself (`DeletionKind`); what only one kind has (a MachineSet's
+// templates, a Machine's infrastructure machine) stays with that kind. Pure.
+//
+// The rule that matters most: the authoritative side is never deleted because its mirror went
+// away. Controllers never remove their own finalizer from an object they pause: Cluster API's
+// from a paused CAPI object, machine-api-operator's from a MAPI Machine it pauses. Whenever we
+// let such a paused object go, we remove that finalizer too, or it stays Terminating for ever.
+import type { KubeObject } from '../api/types.js';
+import { AUTHORITY_ANNOTATION, FINALIZER } from '../model/markers.js';
+import type { SyncReason } from './conditions.js';
+import { reportFailure, type ReportingObject } from './report.js';
+import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
+
+/** What the deletion table needs to know of one kind of mirror. */
+export interface DeletionKind {
+  /** How notes name the two sides: "MAPI machine set" / "CAPI machine set", "… Machine". */
+  mapiNoun: string;
+  capiNoun: string;
+  /** Cluster API's finalizer on the CAPI object, never removed while it is paused. */
+  capiFinalizer: string;
+  /** machine-api-operator's finalizer on a MAPI object it pauses, when it puts one there. */
+  pausedMapiFinalizer?: string;
+  /** The `Synchronized=False` reason for a deleted mirror under MachineAPI. */
+  mirrorDeletedReason: SyncReason;
+  /** What the report of a deleted mirror adds after "… created again from this <kind> once it is gone." */
+  mirrorDeletedNote: string;
+  /** The `<kind>` of that message: "MachineSet", "Machine". */
+  kind: string;
+  /** What else of ours goes once no mirror is left (a MachineSet's templates). */
+  leftovers?(): Step | undefined;
+}
+
+/** A MAPI object as the table reads it. */
+type MapiSide = ReportingObject;
+
+/** Both sides' names and the mirror as observed. */
+export interface DeletionObserved {
+  capiNamespace: string;
+  name: string;
+  mirror?: KubeObject;
+  now: string;
+}
+
+/** Our paused mirror of an authoritative MAPI object: nobody else acts on it. */
+export function isOurPausedMirror(mirror: KubeObject): boolean {
+  return isPaused(mirror) && mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'MachineAPI';
+}
+
+/** Lets a deleted CAPI object go: our finalizer, and Cluster API's too while it is paused. */
+export function releaseMirror(k: DeletionKind, mirror: KubeObject): Step | undefined {
+  const paused = isPaused(mirror);
+  return removeFinalizers(
+    mirror,
+    paused ? [FINALIZER, k.capiFinalizer] : [FINALIZER],
+    paused
+      ? `releasing the deleted paused ${k.capiNoun} (our and Cluster API's finalizers)`
+      : `releasing the deleted ${k.capiNoun} (Cluster API finishes its own deletion)`,
+  );
+}
+
+/** Lets a deleted MAPI object go: our finalizer, and machine-api-operator's while it pauses it. */
+function releaseMapi(k: DeletionKind, mapi: MapiSide): Step | undefined {
+  const authority = mapi.status?.authoritativeAPI;
+  const paused =
+    k.pausedMapiFinalizer !== undefined &&
+    (authority === 'ClusterAPI' || authority === 'Migrating');
+  return removeFinalizers(
+    mapi,
+    paused ? [FINALIZER, k.pausedMapiFinalizer!] : [FINALIZER],
+    paused
+      ? `releasing the deleted ${k.mapiNoun} (our and machine-api-operator's finalizers; it is paused)`
+      : `releasing the deleted ${k.mapiNoun}`,
+  );
+}
+
+/** The MAPI side is being deleted. */
+export function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide): Step {
+  const { mirror } = o;
+  const machineApi = mapi.status?.authoritativeAPI === 'MachineAPI';
+  if (mirror && machineApi && isPaused(mirror)) {
+    // Machine API is authoritative: its paused mirror goes with it.
+    if (!isDeleting(mirror)) {
+      return {
+        kind: 'delete',
+        object: mirror,
+        note: `deleting the mirror of a deleted ${k.mapiNoun}`,
+      };
+    }
+    const release = releaseMirror(k, mirror);
+    if (release) return release;
+    // Leftovers of the mirror (templates) are released once it is gone, while we still hold
+    // the MAPI side.
+    if (k.leftovers) return done('waiting for the deleted mirror to go');
+  } else if (mirror) {
+    // The CAPI side is, or may become, authoritative: it stays, only our finalizer leaves it.
+    const release = removeFinalizers(
+      mirror,
+      [FINALIZER],
+      `releasing the ${k.capiNoun} of a deleted ${k.mapiNoun}; it stays`,
+    );
+    if (release) return release;
+  } else if (machineApi) {
+    const leftover = k.leftovers?.();
+    if (leftover) return leftover;
+  }
+  return releaseMapi(k, mapi) ?? done(`${k.mapiNoun} is being deleted; nothing of ours on it`);
+}
+
+/** The CAPI side is being deleted while the MAPI side stays. */
+export function planMirrorDeletion(
+  k: DeletionKind,
+  o: DeletionObserved,
+  mapi: MapiSide,
+  mirror: KubeObject,
+): Step {
+  const authority = mapi.status?.authoritativeAPI;
+  if (authority === 'ClusterAPI') {
+    // The authoritative side is going: its MAPI mirror follows.
+    return {
+      kind: 'delete',
+      object: mapi,
+      note: `deleting the MAPI mirror of a deleted authoritative ${k.capiNoun}`,
+    };
+  }
+  if (authority === 'MachineAPI') {
+    const report = reportFailure(
+      mapi,
+      o.now,
+      k.mirrorDeletedReason,
+      `The Cluster API mirror ${o.capiNamespace}/${o.name} is being deleted; it is created again from this ${k.kind} once it is gone.${k.mirrorDeletedNote}`,
+      'mirror deletion reported',
+    );
+    if (report.kind !== 'done') return report;
+  }
+  // Migrating or not set: release what is deleted, never delete the other side.
+  return releaseMirror(k, mirror) ?? done(`waiting for the deleted ${k.capiNoun} to go`);
+}
+
+/** No MAPI object of this name (and none to create): let go of whatever we held for it. */
+export function planWithoutMapi(k: DeletionKind, o: DeletionObserved): Step {
+  const { mirror } = o;
+  if (mirror && isOurPausedMirror(mirror) && (hasFinalizer(mirror) || isDeleting(mirror))) {
+    // A paused mirror of a MAPI object that was authoritative and is gone mirrors nothing.
+    if (!isDeleting(mirror)) {
+      return {
+        kind: 'delete',
+        object: mirror,
+        note: `deleting the mirror of a ${k.mapiNoun} that is gone`,
+      };
+    }
+    return releaseMirror(k, mirror) ?? done('waiting for the deleted mirror to go');
+  }
+  if (mirror) {
+    return (
+      removeFinalizers(mirror, [FINALIZER], `releasing a ${k.capiNoun} whose MAPI side is gone`) ??
+      done(`no ${k.mapiNoun}; the ${k.capiNoun} is not ours to manage`)
+    );
+  }
+  return k.leftovers?.() ?? done('nothing to do');
+}
