@@ -21,7 +21,7 @@ const INFRASTRUCTURE_NAME = 'demo-abc12';
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 const MACHINE_SETS = ZONES.map((zone) => `${INFRASTRUCTURE_NAME}-worker-${zone}`);
-const BROKEN = `${INFRASTRUCTURE_NAME}-broken-profile`;
+const BROKEN = `${INFRASTRUCTURE_NAME}-kept-volume`;
 
 function banner(text: string): void {
   console.log(`\n=== ${text} ===`);
@@ -86,14 +86,17 @@ async function seed(plane: ControlPlane): Promise<void> {
   const machineSets: MapiMachineSet[] = MACHINE_SETS.map((name, i) =>
     awsMachineSet(name, MAPI_NAMESPACE, { zone: ZONES[i] ?? 'us-east-1a' }),
   );
-  // An IAM instance profile given by ARN: machine-api-operator's webhooks accept it (with a
-  // warning), Cluster API takes a profile only by name.
+  // A data volume kept after the instance ends: machine-api-operator's webhooks accept it,
+  // Cluster API always deletes non-root volumes with the instance.
   const broken = awsMachineSet(BROKEN, MAPI_NAMESPACE);
-  (
-    broken.spec.template!.spec!.providerSpec!.value as { iamInstanceProfile: object }
-  ).iamInstanceProfile = {
-    arn: `arn:aws:iam::123456789012:instance-profile/${INFRASTRUCTURE_NAME}-worker-profile`,
-  };
+  const value = broken.spec.template!.spec!.providerSpec!.value as { blockDevices: object[] };
+  value.blockDevices = [
+    ...value.blockDevices,
+    {
+      deviceName: '/dev/xvdb',
+      ebs: { volumeSize: 100, volumeType: 'gp3', deleteOnTermination: false },
+    },
+  ];
   for (const body of [...machineSets, broken]) {
     await custom.createNamespacedCustomObject({ ...MAPI, namespace: MAPI_NAMESPACE, body });
     // What the Machine API migration controller does: copy the wish into status.

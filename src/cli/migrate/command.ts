@@ -16,7 +16,7 @@ import {
   PluginError,
   type ClusterReader,
 } from '../plugin/cluster.js';
-import { CLEAR_SCREEN, REFRESH_MS, type PluginIO } from '../plugin/command.js';
+import { CLEAR_SCREEN, REFRESH_MS, type PluginIO } from '../plugin/io.js';
 import { PLUGIN_NAME, PluginUsageError } from '../plugin/flags.js';
 import { migrateClient, PatchError, type MigrateClient } from './cluster.js';
 import {

@@ -19,21 +19,9 @@ import {
 import { migrateCommandIndex } from '../migrate/flags.js';
 import { machineRow, machineSetOf, machineSetRow } from './rows.js';
 import { machineSetTable, machineTable } from './table.js';
+import { CLEAR_SCREEN, REFRESH_MS, type PluginIO } from './io.js';
 
-export interface PluginIO {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
-  env: Record<string, string | undefined>;
-  /** Where ~/.kube/config is looked for. */
-  home: string;
-  now?: () => Date;
-  /** Ends a watch (exit code 0). */
-  signal?: AbortSignal;
-  /** Time between two reads of a watch. */
-  refreshMs?: number;
-}
-
-export const REFRESH_MS = 2000;
+export { CLEAR_SCREEN, REFRESH_MS, type PluginIO } from './io.js';
 
 /** What one read of the cluster shows. */
 export interface View {
@@ -96,9 +84,6 @@ function reportMissing(io: PluginIO, flags: PluginFlags, view: View): void {
     io.stderr.write(`error: MachineSet "${name}" not found in namespace ${flags.namespace}\n`);
   }
 }
-
-/** Clears a terminal and moves the cursor home. */
-export const CLEAR_SCREEN = '\x1b[H\x1b[2J';
 
 export async function watch(
   reader: ClusterReader,
