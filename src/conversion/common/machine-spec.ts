@@ -1,21 +1,19 @@
 // MAPI → CAPI: the spec of a Cluster API machine, built the same way for a Machine and for a
 // MachineSet's machine template: the cluster, the bootstrap data secret and the failure domain the
 // platform converter found, the reference to the infrastructure object, and the taints.
-import type { ContractVersionedObjectReference } from '../../api/types.js';
+import type { CapiMachine } from '../../api/types.js';
 import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 import type { ProviderConversion } from '../types.js';
 import type { CapiTaint } from './taints.js';
 
-/** A Cluster API v1.13 machine spec as written here (the shared object types lack its taints). */
-export interface CapiMachineSpec {
-  clusterName: string;
-  bootstrap: { dataSecretName?: string };
-  infrastructureRef: ContractVersionedObjectReference;
-  providerID?: string;
-  failureDomain?: string;
+/**
+ * A Cluster API v1.13 machine spec as written here: a Machine's, with the `minReadySeconds` of a
+ * MachineSet's template, and taints as this module writes them.
+ */
+export type CapiMachineSpec = Omit<CapiMachine['spec'], 'taints'> & {
   minReadySeconds?: number;
   taints?: CapiTaint[];
-}
+};
 
 export interface MachineSpecParts {
   clusterName: string;
