@@ -36,12 +36,17 @@ import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
-import { MachineReconciler, owningMachineSetName } from './machine-reconciler.js';
+import {
+  machineReconciler as createMachineReconciler,
+  owningMachineSetName,
+  type MachineReconciler,
+} from './machine-reconciler.js';
 import {
   infrastructureResource,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
-  Reconciler,
+  clusterPlatform,
+  machineSetReconciler,
   TEMPLATES_BY_NAME_PREFIX,
   TEMPLATES_BY_SOURCE,
   templateNamePrefixOf,
@@ -49,6 +54,7 @@ import {
   templateSourceOf,
   templatesOf,
   type ObjectCache,
+  type Reconciler,
   type ReconcilerOptions,
 } from './reconciler.js';
 
@@ -379,7 +385,8 @@ export function startController(options: ControllerOptions): RunningController {
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
     ...(options.onWriteFailure ? { onWriteFailure: options.onWriteFailure } : {}),
   };
-  const reconciler = new Reconciler({
+  const platform = () => clusterPlatform(infrastructures, options.platform);
+  const reconciler = machineSetReconciler({
     mapiNamespace,
     capiNamespace,
     ...(options.platform ? { platform: options.platform } : {}),
@@ -396,7 +403,7 @@ export function startController(options: ControllerOptions): RunningController {
     migration: options.migration ?? true,
     ...shared,
   });
-  const machineReconciler = new MachineReconciler({
+  const machineReconciler = createMachineReconciler({
     mapiNamespace,
     capiNamespace,
     caches: {
@@ -408,7 +415,7 @@ export function startController(options: ControllerOptions): RunningController {
       infrastructures: asCache(infrastructures),
       infrastructureMachines,
     },
-    platform: () => reconciler.platform(),
+    platform: () => platform(),
     converterFor: options.converterFor,
     migration: options.migration ?? true,
     ...shared,
@@ -448,13 +455,13 @@ export function startController(options: ControllerOptions): RunningController {
   let workers: Promise<void> | undefined;
   const ready = (async () => {
     await Promise.all(base.map((i) => i.waitForSync(stopSignal.signal)));
-    const converter = options.converterFor(reconciler.platform());
+    const converter = options.converterFor(platform());
     if (converter) {
       await templateInformerFor(converter).waitForSync(stopSignal.signal);
       await infrastructureMachineInformerFor(converter)?.waitForSync(stopSignal.signal);
     }
     synced = true;
-    logger.info('caches synced', { platform: reconciler.platform() });
+    logger.info('caches synced', { platform: platform() });
     if (options.leadership) {
       await Promise.race([
         options.leadership,
@@ -478,13 +485,13 @@ export function startController(options: ControllerOptions): RunningController {
     machines: () => mapiMachines.list(),
     health(): ClusterFacts {
       const infrastructure = infrastructures.get(INFRASTRUCTURE_NAME);
-      const platform = reconciler.platform();
+      const name = platform();
       const clusterName = infrastructure?.status?.infrastructureName;
       return {
         synced,
         infrastructureFound: infrastructure !== undefined,
-        ...(platform ? { platform } : {}),
-        platformSupported: options.converterFor(platform) !== undefined,
+        ...(name ? { platform: name } : {}),
+        platformSupported: options.converterFor(name) !== undefined,
         ...(clusterName ? { clusterName } : {}),
         clusterFound:
           clusterName !== undefined && clusters.get(capiNamespace, clusterName) !== undefined,
