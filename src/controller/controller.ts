@@ -27,7 +27,6 @@ import {
   INFRASTRUCTURE_NAME,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
-  objectKey,
   type Resource,
 } from '../kube/resources.js';
 import { createObjectWriter } from '../kube/writer.js';
@@ -38,7 +37,6 @@ import type { WorkerProgress } from '../observability/progress.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import {
   machineReconciler as createMachineReconciler,
-  owningMachineSetName,
   type MachineReconciler,
 } from './machine-reconciler.js';
 import {
@@ -53,12 +51,20 @@ import {
   templateRef,
   templateSourceOf,
   templatesOf,
-  type ObjectCache,
   type Reconciler,
   type ReconcilerOptions,
 } from './reconciler.js';
 
-export { templateRef, templatesOf };
+import { asCache, machineCache } from './caches.js';
+import {
+  CAPI_GROUP,
+  MAPI_GROUP,
+  machineKey,
+  machineName,
+  machineSetOf,
+  machineSetToWake,
+  templatesReleased,
+} from './watches.js';
 import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -106,111 +112,6 @@ export interface RunningController {
    * stops the informers. Resolves false when reconciles were still running at the deadline.
    */
   stop(timeoutMs?: number): Promise<boolean>;
-}
-
-const MAPI_GROUP = 'machine.openshift.io/';
-const CAPI_GROUP = 'cluster.x-k8s.io/';
-/** Machine keys share the queue with MachineSet names, which never contain a slash. */
-const MACHINE_PREFIX = 'machine/';
-const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
-const machineName = (key: string) =>
-  key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
-
-/** A Machine's values in the BY_MACHINE_SET index: its controlling MachineSet of that group. */
-export function machineSetOf(machine: KubeObject, groupPrefix: string): string[] {
-  const name = owningMachineSetName(machine, groupPrefix);
-  return name === undefined ? [] : [name];
-}
-
-/**
- * The templates a change of a CAPI MachineSet stopped pointing at: it points elsewhere now, or it
- * is being deleted or gone.
- */
-export function templatesReleased(
-  before: CapiMachineSet | undefined,
-  after: CapiMachineSet | undefined,
-): { kind: string; name: string }[] {
-  const live = (ms: CapiMachineSet | undefined) =>
-    ms && !ms.metadata.deletionTimestamp ? templatesOf(ms) : [];
-  const still = new Set(live(after));
-  return live(before)
-    .filter((ref) => !still.has(ref))
-    .map((ref) => {
-      const slash = ref.indexOf('/');
-      return { kind: ref.slice(0, slash), name: ref.slice(slash + 1) };
-    });
-}
-
-/** What a MachineSet's plan (the handshake) reads of one of its Machines. */
-function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
-  const { generation, deletionTimestamp, ownerReferences } = machine.metadata;
-  // A CAPI Machine has none of the MAPI fields: they read as undefined.
-  const spec: Partial<MapiMachine['spec']> = machine.spec ?? {};
-  const status: NonNullable<MapiMachine['status']> = machine.status ?? {};
-  return {
-    generation,
-    deletionTimestamp,
-    ownerReferences,
-    wanted: spec.authoritativeAPI,
-    authority: status.authoritativeAPI,
-    synchronizedGeneration: status.synchronizedGeneration,
-    synchronized: status.conditions?.find((c) => c.type === 'Synchronized'),
-  };
-}
-
-/**
- * The MachineSet to wake for a Machine that changed from `before` to `after` (either absent when
- * it appeared or went): its controlling MachineSet, when what that MachineSet's plan reads changed.
- */
-function machineSetToWake(
-  before: KubeObject | undefined,
-  after: KubeObject | undefined,
-  groupPrefix: string,
-): string | undefined {
-  const machine = after ?? before;
-  const set = machine && owningMachineSetName(machine, groupPrefix);
-  const changed = !before || !after || !isEqual(readBySet(before), readBySet(after));
-  return changed ? set : undefined;
-}
-
-/**
- * A Machine informer as a cache: our own writes go into the store without an event, so they
- * wake the owning MachineSet here, as the informer's events do for everyone else's.
- */
-export function machineCache<T extends KubeObject>(
-  informer: Informer<T>,
-  groupPrefix: string,
-  wake: (machineSet: string) => void,
-): ObjectCache<T> {
-  const wakeOwner = (before: T | undefined, after: T | undefined) => {
-    const set = machineSetToWake(before, after, groupPrefix);
-    if (set) wake(set);
-  };
-  return {
-    ...asCache(informer),
-    upsert: (object) => {
-      const before = informer.get(objectKey(object));
-      informer.upsert(object);
-      wakeOwner(before, informer.get(objectKey(object)));
-    },
-    remove: (key) => {
-      const before = informer.get(key);
-      informer.remove(key);
-      wakeOwner(before, undefined);
-    },
-  };
-}
-
-/** An informer doubles as the reconciler's cache: its store, plus our own writes. */
-function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
-  return {
-    get: (key) => informer.get(key),
-    list: () => informer.list(),
-    byIndex: (name, value) => informer.byIndex(name, value),
-    hasSynced: () => informer.hasSynced(),
-    upsert: (object) => informer.upsert(object),
-    remove: (key) => informer.remove(key),
-  };
 }
 
 export function startController(options: ControllerOptions): RunningController {
