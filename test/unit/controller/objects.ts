@@ -1,5 +1,6 @@
-// Objects the controller's unit tests build: CAPI MachineSets and Machines.
-import type { CapiMachineSet, KubeObject } from '../../../src/api/types.js';
+// Objects the controller's unit tests build: CAPI MachineSets, Machines, templates.
+import type { CapiMachineSet, KubeObject, MachineTemplate } from '../../../src/api/types.js';
+import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
 
 export function capiMachineSet(
   infrastructureRef?: { kind: string; name: string },
@@ -38,5 +39,15 @@ export function machineOwnedBy(
       name: 'fleet-x1',
       ownerReferences: owners.map((o) => ({ kind: 'MachineSet', uid: 'u', ...o })),
     },
+  };
+}
+
+/** An AWS machine template; ours (made for MachineSet `source`) when a source is given. */
+export function machineTemplate(name: string, source?: string): MachineTemplate {
+  return {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'AWSMachineTemplate',
+    metadata: { name, ...(source ? { annotations: { [SOURCE_ANNOTATION]: source } } : {}) },
+    spec: { template: { spec: {} } },
   };
 }

@@ -25,8 +25,7 @@ import {
   machinesOfMachineSet,
   templatesReleased,
 } from '../../../src/controller/watches.js';
-import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
-import { capiMachineSet, machineOwnedBy } from './objects.js';
+import { capiMachineSet, machineOwnedBy, machineTemplate } from './objects.js';
 
 const MAPI = 'machine.openshift.io/';
 const CAPI = 'cluster.x-k8s.io/';
@@ -131,13 +130,6 @@ describe('controller watches', () => {
   });
 
   describe('a template wakes the MachineSet that made it and those pointing at it', () => {
-    const template = (name: string, source?: string) =>
-      ({
-        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
-        kind: 'AWSMachineTemplate',
-        metadata: { name, ...(source ? { annotations: { [SOURCE_ANNOTATION]: source } } : {}) },
-        spec: { template: { spec: {} } },
-      }) as MachineTemplate;
     const users: Record<string, string[]> = {
       [templateRef('AWSMachineTemplate', 'fleet-1a2b')]: ['fleet', 'borrower'],
       [templateRef('AWSMachineTemplate', 'theirs')]: ['adopter'],
@@ -146,12 +138,19 @@ describe('controller watches', () => {
     const cases: { name: string; event: InformerEvent<MachineTemplate>; wakes: string[] }[] = [
       {
         name: 'ours, in use',
-        event: update(template('fleet-1a2b', 'fleet'), template('fleet-1a2b', 'fleet')),
+        event: update(
+          machineTemplate('fleet-1a2b', 'fleet'),
+          machineTemplate('fleet-1a2b', 'fleet'),
+        ),
         wakes: ['fleet', 'borrower'],
       },
-      { name: 'ours, unused', event: remove(template('fleet-0000', 'fleet')), wakes: ['fleet'] },
-      { name: 'someone else’s', event: add(template('theirs')), wakes: ['adopter'] },
-      { name: 'someone else’s, unused', event: add(template('lonely')), wakes: [] },
+      {
+        name: 'ours, unused',
+        event: remove(machineTemplate('fleet-0000', 'fleet')),
+        wakes: ['fleet'],
+      },
+      { name: 'someone else’s', event: add(machineTemplate('theirs')), wakes: ['adopter'] },
+      { name: 'someone else’s, unused', event: add(machineTemplate('lonely')), wakes: [] },
     ];
     for (const { name, event, wakes } of cases) {
       it(name, () =>
