@@ -19,6 +19,7 @@ import { MachineReason } from '../sync/conditions.js';
 import { controllingMachineSet } from '../sync/steps.js';
 import { infrastructureResource } from './reconciler.js';
 import {
+  handshakeFirst,
   StepReconciler,
   type RefusalReasons,
   type CachedResource,
@@ -123,9 +124,7 @@ export function machineReconciler(options: MachineReconcilerOptions): MachineRec
     {
       subject: 'machine',
       observe: (name) => observeMachine(options, name),
-      plan: (observed) =>
-        (options.migration === false ? undefined : planMachineMigration(observed)) ??
-        planMachine(observed),
+      plan: handshakeFirst(options.migration, planMachineMigration, planMachine),
       writable: (observed) => writableByMachine(options.caches, observed),
       reportedOn: (observed) => observed.mapi,
       refusalReasons: MACHINE_REFUSALS,

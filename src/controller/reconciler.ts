@@ -26,6 +26,7 @@ import { planNext } from '../sync/machine-set/plan.js';
 import { Reason } from '../sync/conditions.js';
 import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
+  handshakeFirst,
   StepReconciler,
   type RefusalReasons,
   type CachedResource,
@@ -250,8 +251,7 @@ export function machineSetReconciler(options: ReconcilerOptions): Reconciler {
     {
       subject: 'machineSet',
       observe: (name) => observeMachineSet(options, name),
-      plan: (observed) =>
-        (options.migration === false ? undefined : planMigration(observed)) ?? planNext(observed),
+      plan: handshakeFirst(options.migration, planMigration, planNext),
       writable: (observed) => writableByMachineSet(options.caches, observed),
       reportedOn: (observed) => observed.mapi,
       refusalReasons: MACHINE_SET_REFUSALS,
