@@ -61,18 +61,8 @@ async function startHttp(options: Options, endpoints: Endpoints, logger: Logger)
   logger.info('serving metrics and probes', ports);
 }
 
-async function main(): Promise<number> {
-  const options = parse();
-  if (options instanceof UsageError) {
-    process.stderr.write(`mapi-capi-sync: ${options.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-
-  const logger = createLogger(options.logLevel, options.logFormat);
+/** The API server's address and our credentials, and the one client; undefined when unreadable. */
+function connect(options: Options, logger: Logger): KubeClient | undefined {
   let access: ClusterAccess;
   try {
     // options.kubeconfig is --kubeconfig, or else $KUBECONFIG itself; the loader reads
@@ -84,7 +74,7 @@ async function main(): Promise<number> {
     });
   } catch (err) {
     logger.error('cannot load kubeconfig', { error: (err as Error).message });
-    return 1;
+    return undefined;
   }
   // One pool of connections for every request; the API server names our field manager after
   // the User-Agent: mapi-capi-sync.
@@ -103,64 +93,61 @@ async function main(): Promise<number> {
     requestTimeoutMs: options.requestTimeoutMs,
     healthStallThresholdMs: options.healthStallThresholdMs,
   });
+  return client;
+}
 
-  // The metrics read the controller's cache, and the controller reports to the metrics.
-  const wiring: { controller?: RunningController } = {};
-  const metrics = new Metrics(() => wiring.controller?.machineSets() ?? []);
-  let elector: LeaderElector | undefined;
-  let leadership: Promise<void> | undefined;
-  if (options.leaderElect) {
-    leadership = new Promise((resolve) => {
-      elector = new LeaderElector({
-        client,
-        namespace: options.leaderElectNamespace,
-        name: options.leaderElectId,
-        identity: `${hostname()}_${randomUUID()}`,
-        leaseDurationMs: options.leaseDurationMs,
-        renewDeadlineMs: options.renewDeadlineMs,
-        retryPeriodMs: options.retryPeriodMs,
-        requestTimeoutMs: options.requestTimeoutMs,
-        logger,
-        onStartedLeading: () => {
-          metrics.leader(true);
-          resolve();
-        },
-        onStoppedLeading: () => {
-          // Another replica may already be writing: stop at once, as client-go does.
-          metrics.leader(false);
-          logger.error('leader lease lost; exiting');
-          process.exit(1);
-        },
-      });
-    });
-    elector?.start();
-    logger.info('waiting for the leader lease', {
-      lease: `${options.leaderElectNamespace}/${options.leaderElectId}`,
-    });
-  } else {
+/**
+ * Campaigns for the leader lease when asked to: `leadership` resolves once it is ours. Losing it
+ * exits at once, as client-go does: another replica may already be writing.
+ */
+function electLeader(
+  options: Options,
+  client: KubeClient,
+  metrics: Metrics,
+  logger: Logger,
+): { elector?: LeaderElector; leadership?: Promise<void> } {
+  if (!options.leaderElect) {
     metrics.leader(true);
+    return {};
   }
-
-  // The workers report their progress here; /healthz fails when they stall.
-  const progress = new ProgressTracker({ stallThresholdMs: options.healthStallThresholdMs });
-  const refusedWrites = new RefusedWrites();
-  const running = startController({
-    client,
-    mapiNamespace: options.mapiNamespace,
-    capiNamespace: options.capiNamespace,
-    ...(options.platform ? { platform: options.platform } : {}),
-    workers: options.workers,
-    converterFor,
-    migration: options.migrationHandshake,
-    logger,
-    metrics,
-    ...(leadership ? { leadership } : {}),
-    progress,
-    onWrite: refusedWrites.accepted,
-    onWriteFailure: refusedWrites.failed,
+  let elector: LeaderElector | undefined;
+  const leadership = new Promise<void>((resolve) => {
+    elector = new LeaderElector({
+      client,
+      namespace: options.leaderElectNamespace,
+      name: options.leaderElectId,
+      identity: `${hostname()}_${randomUUID()}`,
+      leaseDurationMs: options.leaseDurationMs,
+      renewDeadlineMs: options.renewDeadlineMs,
+      retryPeriodMs: options.retryPeriodMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      logger,
+      onStartedLeading: () => {
+        metrics.leader(true);
+        resolve();
+      },
+      onStoppedLeading: () => {
+        metrics.leader(false);
+        logger.error('leader lease lost; exiting');
+        process.exit(1);
+      },
+    });
   });
-  wiring.controller = running;
-  // The ClusterOperator: written by the leader only, once its caches have synced.
+  elector?.start();
+  logger.info('waiting for the leader lease', {
+    lease: `${options.leaderElectNamespace}/${options.leaderElectId}`,
+  });
+  return { ...(elector ? { elector } : {}), leadership };
+}
+
+/** The ClusterOperator: written by the leader only, once its caches have synced. */
+function reportOperatorStatus(
+  options: Options,
+  client: KubeClient,
+  running: RunningController,
+  refusedWrites: RefusedWrites,
+  logger: Logger,
+): { stop(): void } {
   let reporter: OperatorReporter | undefined;
   const clusterOperator = options.clusterOperator;
   if (clusterOperator) {
@@ -186,8 +173,13 @@ async function main(): Promise<number> {
       () => undefined,
     );
   }
+  return { stop: () => reporter?.stop() };
+}
+
+/** The liveness probe's answer: the workers' progress, logged when it turns. */
+function livenessOf(progress: ProgressTracker, logger: Logger): () => HealthStatus {
   let stalled = false;
-  const health = (): HealthStatus => {
+  return () => {
     const status = progress.health();
     if (!status.healthy && !stalled) {
       logger.error('workers stalled; /healthz fails', { reason: status.reason });
@@ -197,6 +189,56 @@ async function main(): Promise<number> {
     stalled = !status.healthy;
     return status;
   };
+}
+
+/** Resolves with the name of the first SIGTERM or SIGINT. */
+function terminationSignal(): Promise<string> {
+  return new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+}
+
+async function main(): Promise<number> {
+  const options = parse();
+  if (options instanceof UsageError) {
+    process.stderr.write(`mapi-capi-sync: ${options.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+
+  const logger = createLogger(options.logLevel, options.logFormat);
+  const client = connect(options, logger);
+  if (!client) return 1;
+  // The metrics read the controller's cache, and the controller reports to the metrics.
+  const wiring: { controller?: RunningController } = {};
+  const metrics = new Metrics(() => wiring.controller?.machineSets() ?? []);
+  const { elector, leadership } = electLeader(options, client, metrics, logger);
+
+  // The workers report their progress here; /healthz fails when they stall.
+  const progress = new ProgressTracker({ stallThresholdMs: options.healthStallThresholdMs });
+  const refusedWrites = new RefusedWrites();
+  const running = startController({
+    client,
+    mapiNamespace: options.mapiNamespace,
+    capiNamespace: options.capiNamespace,
+    ...(options.platform ? { platform: options.platform } : {}),
+    workers: options.workers,
+    converterFor,
+    migration: options.migrationHandshake,
+    logger,
+    metrics,
+    ...(leadership ? { leadership } : {}),
+    progress,
+    onWrite: refusedWrites.accepted,
+    onWriteFailure: refusedWrites.failed,
+  });
+  wiring.controller = running;
+  const reporter = reportOperatorStatus(options, client, running, refusedWrites, logger);
+  const health = livenessOf(progress, logger);
   try {
     await startHttp(
       options,
@@ -209,12 +251,9 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const signal = await terminationSignal();
   logger.info('shutting down', { signal, timeoutMs: options.shutdownTimeoutMs });
-  reporter?.stop();
+  reporter.stop();
   const finished = await running.stop(options.shutdownTimeoutMs);
   if (!finished) logger.warn('reconciles still running at the shutdown deadline; exiting anyway');
   await elector?.release();

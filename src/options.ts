@@ -112,48 +112,53 @@ const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const LOG_FORMATS: LogFormat[] = ['json', 'text'];
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** Returns the options, or 'help'; throws UsageError on bad flags. */
-export function parseOptions(
-  argv: string[],
-  env: Record<string, string | undefined>,
-  isTerminal: boolean,
-): Options | 'help' {
-  let values;
+/** The flags parseArgs reads; the log format's default depends on the terminal. */
+function flags(isTerminal: boolean) {
+  return {
+    kubeconfig: { type: 'string' },
+    'mapi-namespace': { type: 'string', default: 'openshift-machine-api' },
+    'capi-namespace': { type: 'string', default: 'openshift-cluster-api' },
+    platform: { type: 'string' },
+    workers: { type: 'string', default: String(DEFAULT_WORKERS) },
+    'migration-handshake': { type: 'string', default: 'true' },
+    'log-level': { type: 'string', default: 'info' },
+    'log-format': { type: 'string', default: isTerminal ? 'text' : 'json' },
+    'leader-elect': { type: 'boolean', default: false },
+    'leader-elect-namespace': { type: 'string' },
+    'leader-elect-id': { type: 'string', default: 'mapi-capi-sync-leader' },
+    'leader-elect-lease-duration': { type: 'string', default: '137s' },
+    'leader-elect-renew-deadline': { type: 'string', default: '107s' },
+    'leader-elect-retry-period': { type: 'string', default: '26s' },
+    'metrics-bind-address': { type: 'string', default: ':8080' },
+    'health-probe-bind-address': { type: 'string', default: ':8081' },
+    'shutdown-timeout': { type: 'string', default: '30s' },
+    'request-timeout': { type: 'string', default: '30s' },
+    'health-stall-threshold': { type: 'string', default: '5m' },
+    'cluster-operator': { type: 'string', default: '' },
+    'degraded-after': { type: 'string', default: '15m' },
+    'operator-status-interval': { type: 'string', default: '30s' },
+    help: { type: 'boolean', short: 'h', default: false },
+  } as const;
+}
+
+type Values = ReturnType<typeof parseArgs<{ options: ReturnType<typeof flags> }>>['values'];
+
+/** argv → the flags' values, defaults included; throws UsageError on an unknown or bad flag. */
+function readFlags(argv: string[], isTerminal: boolean): Values {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: {
-        kubeconfig: { type: 'string' },
-        'mapi-namespace': { type: 'string', default: 'openshift-machine-api' },
-        'capi-namespace': { type: 'string', default: 'openshift-cluster-api' },
-        platform: { type: 'string' },
-        workers: { type: 'string', default: String(DEFAULT_WORKERS) },
-        'migration-handshake': { type: 'string', default: 'true' },
-        'log-level': { type: 'string', default: 'info' },
-        'log-format': { type: 'string', default: isTerminal ? 'text' : 'json' },
-        'leader-elect': { type: 'boolean', default: false },
-        'leader-elect-namespace': { type: 'string' },
-        'leader-elect-id': { type: 'string', default: 'mapi-capi-sync-leader' },
-        'leader-elect-lease-duration': { type: 'string', default: '137s' },
-        'leader-elect-renew-deadline': { type: 'string', default: '107s' },
-        'leader-elect-retry-period': { type: 'string', default: '26s' },
-        'metrics-bind-address': { type: 'string', default: ':8080' },
-        'health-probe-bind-address': { type: 'string', default: ':8081' },
-        'shutdown-timeout': { type: 'string', default: '30s' },
-        'request-timeout': { type: 'string', default: '30s' },
-        'health-stall-threshold': { type: 'string', default: '5m' },
-        'cluster-operator': { type: 'string', default: '' },
-        'degraded-after': { type: 'string', default: '15m' },
-        'operator-status-interval': { type: 'string', default: '30s' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
+      options: flags(isTerminal),
+    }).values;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (values.help) return 'help';
+}
+
+/** Throws UsageError on a value no flag accepts; durations are checked as they are read. */
+function checkValues(values: Values): void {
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new UsageError(`--workers must be a whole number from 1 to 64, got "${values.workers}"`);
@@ -176,7 +181,10 @@ export function parseOptions(
       throw new UsageError(`--${flag} must be a valid namespace name, got "${value}"`);
     }
   }
-  const duration = (flag: DurationFlag): number => parseDuration(flag, values[flag]);
+}
+
+/** Throws UsageError on a bind address or a ClusterOperator name that cannot be. */
+function checkNames(values: Values): void {
   for (const flag of ['metrics-bind-address', 'health-probe-bind-address'] as const) {
     if (values[flag] !== '0' && !/^[^:]*:\d{1,5}$/.test(values[flag])) {
       throw new UsageError(
@@ -190,6 +198,19 @@ export function parseOptions(
       `--cluster-operator must be a valid object name, got "${clusterOperator}"`,
     );
   }
+}
+
+/** Returns the options, or 'help'; throws UsageError on bad flags. */
+export function parseOptions(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  isTerminal: boolean,
+): Options | 'help' {
+  const values = readFlags(argv, isTerminal);
+  if (values.help) return 'help';
+  checkValues(values);
+  const duration = (flag: DurationFlag): number => parseDuration(flag, values[flag]);
+  checkNames(values);
   for (const flag of [
     'request-timeout',
     'health-stall-threshold',
@@ -199,6 +220,7 @@ export function parseOptions(
     if (duration(flag) <= 0) throw new UsageError(`--${flag} must be longer than 0`);
   }
   const kubeconfig = values.kubeconfig ?? (env.KUBECONFIG || undefined);
+  const clusterOperator = values['cluster-operator'];
   return {
     ...(kubeconfig ? { kubeconfig } : {}),
     leaderElect: values['leader-elect'],
@@ -216,10 +238,10 @@ export function parseOptions(
     mapiNamespace: values['mapi-namespace'],
     capiNamespace: values['capi-namespace'],
     ...(values.platform ? { platform: values.platform } : {}),
-    workers,
-    migrationHandshake: handshake === 'true',
-    logLevel,
-    logFormat,
+    workers: Number(values.workers),
+    migrationHandshake: values['migration-handshake'] === 'true',
+    logLevel: values['log-level'] as LogLevel,
+    logFormat: values['log-format'] as LogFormat,
     ...(clusterOperator ? { clusterOperator } : {}),
     degradedAfterMs: duration('degraded-after'),
     operatorStatusIntervalMs: duration('operator-status-interval'),

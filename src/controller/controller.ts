@@ -1,11 +1,10 @@
-// Wires informers, the work queue, workers and the reconciler together.
-import isEqual from 'lodash/isEqual.js';
+// Wires the controller together: the manager and its caches, the work queue, one controller per
+// kind (controllers.ts) with its watches and its reconciler, the workers; readiness, health and
+// shutdown. A key goes queue → reconcile(key) → the controller of its kind → observe(name) →
+// plan(observed) → execute (step-reconciler.ts).
 import type {
-  CapiMachine,
-  CapiMachineSet,
   Infrastructure,
   InfrastructureMachine,
-  KubeObject,
   MachineTemplate,
   MapiMachine,
   MapiMachineSet,
@@ -13,12 +12,7 @@ import type {
 import type { PlatformConverter } from '../conversion/types.js';
 import type { KubeClient } from '../kube/http-client.js';
 import { createEventRecorder } from '../kube/events.js';
-import {
-  createInformer,
-  type Informer,
-  type InformerEvent,
-  type InformerOptions,
-} from '../kube/informer.js';
+import type { InformerOptions } from '../kube/informer.js';
 import {
   CAPI_CLUSTER,
   CAPI_MACHINE,
@@ -27,32 +21,36 @@ import {
   INFRASTRUCTURE_NAME,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
-  objectKey,
-  type Resource,
 } from '../kube/resources.js';
 import { createObjectWriter } from '../kube/writer.js';
 import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
-import { SOURCE_ANNOTATION } from '../model/markers.js';
-import { MachineReconciler, owningMachineSetName } from './machine-reconciler.js';
+import { asCache, machineCache } from './caches.js';
 import {
-  infrastructureResource,
+  machineController,
+  machineSetController,
+  type Controller,
+  type Sources,
+} from './controllers.js';
+import { machineReconciler, type MachineReconciler } from './machine-reconciler.js';
+import { KindInformers, Manager } from './manager.js';
+import {
+  clusterPlatform,
+  machineSetReconciler,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
-  Reconciler,
   TEMPLATES_BY_NAME_PREFIX,
   TEMPLATES_BY_SOURCE,
   templateNamePrefixOf,
-  templateRef,
   templateSourceOf,
   templatesOf,
-  type ObjectCache,
   type ReconcilerOptions,
+  type Reconciler,
 } from './reconciler.js';
-
-export { templateRef, templatesOf };
+import type { ReconcileResult } from './step-reconciler.js';
+import { CAPI_GROUP, MAPI_GROUP, machineSetOf } from './watches.js';
 import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -102,276 +100,70 @@ export interface RunningController {
   stop(timeoutMs?: number): Promise<boolean>;
 }
 
-const MAPI_GROUP = 'machine.openshift.io/';
-const CAPI_GROUP = 'cluster.x-k8s.io/';
-/** Machine keys share the queue with MachineSet names, which never contain a slash. */
-const MACHINE_PREFIX = 'machine/';
-const machineKey = (name: string) => `${MACHINE_PREFIX}${name}`;
-const machineName = (key: string) =>
-  key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
-
-/** A Machine's values in the BY_MACHINE_SET index: its controlling MachineSet of that group. */
-export function machineSetOf(machine: KubeObject, groupPrefix: string): string[] {
-  const name = owningMachineSetName(machine, groupPrefix);
-  return name === undefined ? [] : [name];
-}
-
 /**
- * The templates a change of a CAPI MachineSet stopped pointing at: it points elsewhere now, or it
- * is being deleted or gone.
+ * The informers the controllers watch, made by the manager with the indexes through which an
+ * event finds the objects it concerns without a scan of every object (at a thousand MachineSets a
+ * scan per event makes the initial sync quadratic).
  */
-export function templatesReleased(
-  before: CapiMachineSet | undefined,
-  after: CapiMachineSet | undefined,
-): { kind: string; name: string }[] {
-  const live = (ms: CapiMachineSet | undefined) =>
-    ms && !ms.metadata.deletionTimestamp ? templatesOf(ms) : [];
-  const still = new Set(live(after));
-  return live(before)
-    .filter((ref) => !still.has(ref))
-    .map((ref) => {
-      const slash = ref.indexOf('/');
-      return { kind: ref.slice(0, slash), name: ref.slice(slash + 1) };
-    });
-}
-
-/** What a MachineSet's plan (the handshake) reads of one of its Machines. */
-function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
-  const { generation, deletionTimestamp, ownerReferences } = machine.metadata;
-  // A CAPI Machine has none of the MAPI fields: they read as undefined.
-  const spec: Partial<MapiMachine['spec']> = machine.spec ?? {};
-  const status: NonNullable<MapiMachine['status']> = machine.status ?? {};
+function watchedInformers(
+  manager: Manager,
+  options: ControllerOptions,
+  onSynced: () => void,
+): Sources {
+  const { mapiNamespace, capiNamespace, logger } = options;
   return {
-    generation,
-    deletionTimestamp,
-    ownerReferences,
-    wanted: spec.authoritativeAPI,
-    authority: status.authoritativeAPI,
-    synchronizedGeneration: status.synchronizedGeneration,
-    synchronized: status.conditions?.find((c) => c.type === 'Synchronized'),
-  };
-}
-
-/**
- * The MachineSet to wake for a Machine that changed from `before` to `after` (either absent when
- * it appeared or went): its controlling MachineSet, when what that MachineSet's plan reads changed.
- */
-function machineSetToWake(
-  before: KubeObject | undefined,
-  after: KubeObject | undefined,
-  groupPrefix: string,
-): string | undefined {
-  const machine = after ?? before;
-  const set = machine && owningMachineSetName(machine, groupPrefix);
-  const changed = !before || !after || !isEqual(readBySet(before), readBySet(after));
-  return changed ? set : undefined;
-}
-
-/**
- * A Machine informer as a cache: our own writes go into the store without an event, so they
- * wake the owning MachineSet here, as the informer's events do for everyone else's.
- */
-export function machineCache<T extends KubeObject>(
-  informer: Informer<T>,
-  groupPrefix: string,
-  wake: (machineSet: string) => void,
-): ObjectCache<T> {
-  const wakeOwner = (before: T | undefined, after: T | undefined) => {
-    const set = machineSetToWake(before, after, groupPrefix);
-    if (set) wake(set);
-  };
-  return {
-    ...asCache(informer),
-    upsert: (object) => {
-      const before = informer.get(objectKey(object));
-      informer.upsert(object);
-      wakeOwner(before, informer.get(objectKey(object)));
-    },
-    remove: (key) => {
-      const before = informer.get(key);
-      informer.remove(key);
-      wakeOwner(before, undefined);
-    },
-  };
-}
-
-/** An informer doubles as the reconciler's cache: its store, plus our own writes. */
-function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
-  return {
-    get: (key) => informer.get(key),
-    list: () => informer.list(),
-    byIndex: (name, value) => informer.byIndex(name, value),
-    hasSynced: () => informer.hasSynced(),
-    upsert: (object) => informer.upsert(object),
-    remove: (key) => informer.remove(key),
-  };
-}
-
-export function startController(options: ControllerOptions): RunningController {
-  const { client, mapiNamespace, capiNamespace, logger } = options;
-  const informerOptions: InformerOptions = {
-    logger,
-    ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
-  };
-  const informer = <T extends KubeObject>(resource: Resource, namespace?: string) =>
-    createInformer<T>(
-      client,
-      {
-        group: resource.group,
-        version: resource.version,
-        plural: resource.plural,
-        ...(namespace ? { namespace } : {}),
+    capiNamespace,
+    mapiMachineSets: manager.informer(MAPI_MACHINE_SET, mapiNamespace),
+    capiMachineSets: manager.informer(CAPI_MACHINE_SET, capiNamespace, (i) =>
+      i.addIndex(BY_TEMPLATE, templatesOf),
+    ),
+    clusters: manager.informer(CAPI_CLUSTER, capiNamespace),
+    infrastructures: manager.informer<Infrastructure>(INFRASTRUCTURE),
+    mapiMachines: manager.informer<MapiMachine>(MAPI_MACHINE, mapiNamespace, (i) =>
+      i.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, MAPI_GROUP)),
+    ),
+    capiMachines: manager.informer(CAPI_MACHINE, capiNamespace, (i) =>
+      i.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, CAPI_GROUP)),
+    ),
+    templates: new KindInformers<MachineTemplate>(manager, {
+      namespace: capiNamespace,
+      indexes: {
+        [TEMPLATES_BY_SOURCE]: templateSourceOf,
+        [TEMPLATES_BY_NAME_PREFIX]: templateNamePrefixOf,
       },
-      informerOptions,
-    );
-
-  const queue = new WorkQueue(
-    options.metrics ? { metrics: options.metrics.workQueue(CONTROLLER_NAME) } : {},
-  );
-  const mapiMachineSets = informer<MapiMachineSet>(MAPI_MACHINE_SET, mapiNamespace);
-  const capiMachineSets = informer<CapiMachineSet>(CAPI_MACHINE_SET, capiNamespace);
-  const clusters = informer<KubeObject>(CAPI_CLUSTER, capiNamespace);
-  const infrastructures = informer<Infrastructure>(INFRASTRUCTURE);
-  const mapiMachines = informer<MapiMachine>(MAPI_MACHINE, mapiNamespace);
-  const capiMachines = informer<CapiMachine>(CAPI_MACHINE, capiNamespace);
-  const templateInformers = new Map<string, Informer<MachineTemplate>>();
-  const infrastructureMachineInformers = new Map<string, Informer<InfrastructureMachine>>();
-
-  const addMachine = (name: string) => queue.add(machineKey(name));
-  const resyncAll = (): void => {
-    for (const machineSet of mapiMachineSets.list()) queue.add(machineSet.metadata.name);
-    // CAPI MachineSets whose MAPI side is gone still need their finalizer released.
-    for (const machineSet of capiMachineSets.list()) queue.add(machineSet.metadata.name);
-    for (const machine of mapiMachines.list()) addMachine(machine.metadata.name);
-    for (const machine of capiMachines.list()) addMachine(machine.metadata.name);
+      message: 'watching machine templates',
+      logger,
+      onSynced,
+    }),
+    infrastructureMachines: new KindInformers<InfrastructureMachine>(manager, {
+      namespace: capiNamespace,
+      message: 'watching infrastructure machines',
+      logger,
+      onSynced,
+    }),
   };
-  // Indexes, so that an event finds the objects it concerns without a scan of every object:
-  // at a thousand MachineSets a scan per event makes the initial sync quadratic.
-  mapiMachines.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, MAPI_GROUP));
-  capiMachines.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, CAPI_GROUP));
-  capiMachineSets.addIndex(BY_TEMPLATE, templatesOf);
-  /** The Machines a MachineSet of this name owns, on either side, read their MachineSet. */
-  const addMachinesOf = (setName: string): void => {
-    for (const machine of mapiMachines.byIndex(BY_MACHINE_SET, setName)) {
-      addMachine(machine.metadata.name);
-    }
-    for (const machine of capiMachines.byIndex(BY_MACHINE_SET, setName)) {
-      addMachine(machine.metadata.name);
-    }
-  };
+}
 
-  // Event handlers only map an object to the MachineSet or Machine keys it concerns.
-  mapiMachineSets.on((e) => {
-    queue.add(e.object.metadata.name);
-    addMachinesOf(e.object.metadata.name);
-  });
-  capiMachineSets.on((e) => {
-    queue.add(e.object.metadata.name);
-    addMachinesOf(e.object.metadata.name);
-    // A template of ours it stopped using: the MachineSet that made it may delete it now.
-    const before = e.type === 'add' ? undefined : e.type === 'update' ? e.old : e.object;
-    const after = e.type === 'delete' ? undefined : e.object;
-    for (const { kind, name } of templatesReleased(before, after)) {
-      const template = templateInformers.get(kind)?.get(capiNamespace, name);
-      const source = template?.metadata.annotations?.[SOURCE_ANNOTATION];
-      if (source && source !== e.object.metadata.name) queue.add(source);
-    }
-  });
-  // A Machine wakes itself, and its MachineSet when something the MachineSet's plan reads of it
-  // changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of that).
-  const onMachineEvent =
-    (groupPrefix: string) =>
-    (e: InformerEvent<KubeObject>): void => {
-      addMachine(e.object.metadata.name);
-      const before = e.type === 'add' ? undefined : e.type === 'update' ? e.old : e.object;
-      const after = e.type === 'delete' ? undefined : e.object;
-      const set = machineSetToWake(before, after, groupPrefix);
-      if (set) queue.add(set);
-    };
-  mapiMachines.on(onMachineEvent(MAPI_GROUP));
-  capiMachines.on(onMachineEvent(CAPI_GROUP));
-  // The plan reads a Cluster's identity (for ownerReferences) and the Infrastructure's
-  // spec and status: Cluster API rewriting its Cluster's status must not wake every MachineSet.
-  clusters.on((e) => {
-    if (e.type !== 'update' || e.old.metadata.uid !== e.object.metadata.uid) resyncAll();
-  });
-  infrastructures.on((e) => {
-    if (
-      e.type !== 'update' ||
-      !isEqual(e.old.status, e.object.status) ||
-      !isEqual(e.old.spec, e.object.spec)
-    ) {
-      resyncAll();
-    }
-  });
-
-  /** The template informer of a platform, started the first time it is asked for. */
-  const templateInformerFor = (converter: PlatformConverter): Informer<MachineTemplate> => {
-    const { kind, apiVersion, plural } = converter.template;
-    let templateInformer = templateInformers.get(kind);
-    if (!templateInformer) {
-      const [group = '', version = ''] = apiVersion.split('/');
-      templateInformer = informer<MachineTemplate>(
-        { group, version, plural, kind, namespaced: true },
-        capiNamespace,
-      );
-      templateInformer.addIndex(TEMPLATES_BY_SOURCE, templateSourceOf);
-      templateInformer.addIndex(TEMPLATES_BY_NAME_PREFIX, templateNamePrefixOf);
-      templateInformer.on((e) => {
-        const source = e.object.metadata.annotations?.[SOURCE_ANNOTATION];
-        if (source) queue.add(source);
-        // Someone else's template: the authoritative CAPI MachineSets pointing at it read it.
-        const ref = templateRef(kind, e.object.metadata.name);
-        for (const machineSet of capiMachineSets.byIndex(BY_TEMPLATE, ref)) {
-          if (machineSet.metadata.name !== source) queue.add(machineSet.metadata.name);
-        }
-      });
-      templateInformers.set(kind, templateInformer);
-      templateInformer.start();
-      logger.info('watching machine templates', { kind, namespace: capiNamespace });
-      void templateInformer.waitForSync().then(resyncAll, () => undefined);
-    }
-    return templateInformer;
+/** The two reconcilers, reading the informers as caches and writing through them. */
+function reconcilers(
+  sources: Sources,
+  options: ControllerOptions,
+  wakeMachineSet: (name: string) => void,
+): { reconciler: Reconciler; machineReconciler: MachineReconciler } {
+  const { client, mapiNamespace, capiNamespace, logger } = options;
+  const caches = {
+    mapiMachineSets: asCache(sources.mapiMachineSets),
+    capiMachineSets: asCache(sources.capiMachineSets),
+    clusters: asCache(sources.clusters),
+    infrastructures: asCache(sources.infrastructures),
+    mapiMachines: machineCache(sources.mapiMachines, MAPI_GROUP, wakeMachineSet),
+    capiMachines: machineCache(sources.capiMachines, CAPI_GROUP, wakeMachineSet),
   };
-  const templates = (converter: PlatformConverter) => asCache(templateInformerFor(converter));
-
-  /** The infrastructure machine informer of a platform, started the first time it is asked for. */
-  const infrastructureMachineInformerFor = (
-    converter: PlatformConverter,
-  ): Informer<InfrastructureMachine> | undefined => {
-    const machineType = converter.machine;
-    if (!machineType) return undefined;
-    let machineInformer = infrastructureMachineInformers.get(machineType.kind);
-    if (!machineInformer) {
-      machineInformer = informer<InfrastructureMachine>(
-        infrastructureResource(machineType),
-        capiNamespace,
-      );
-      // Named like its Machine, or owned by it.
-      machineInformer.on((e) => {
-        const owner = e.object.metadata.ownerReferences?.find(
-          (r) => r.kind === 'Machine' && r.apiVersion.startsWith(CAPI_GROUP),
-        );
-        addMachine(owner?.name ?? e.object.metadata.name);
-      });
-      infrastructureMachineInformers.set(machineType.kind, machineInformer);
-      machineInformer.start();
-      logger.info('watching infrastructure machines', {
-        kind: machineType.kind,
-        namespace: capiNamespace,
-      });
-      void machineInformer.waitForSync().then(resyncAll, () => undefined);
-    }
-    return machineInformer;
-  };
-  const infrastructureMachines = (converter: PlatformConverter) => {
-    const machineInformer = infrastructureMachineInformerFor(converter);
-    return machineInformer ? asCache(machineInformer) : undefined;
-  };
-
-  const mapiMachineCache = machineCache(mapiMachines, MAPI_GROUP, (set) => queue.add(set));
-  const capiMachineCache = machineCache(capiMachines, CAPI_GROUP, (set) => queue.add(set));
   const shared = {
+    mapiNamespace,
+    capiNamespace,
+    converterFor: options.converterFor,
+    migration: options.migration ?? true,
     writer: createObjectWriter(client),
     events: createEventRecorder(client, () => new Date()),
     now: () => new Date(),
@@ -379,92 +171,150 @@ export function startController(options: ControllerOptions): RunningController {
     ...(options.onWrite ? { onWrite: options.onWrite } : {}),
     ...(options.onWriteFailure ? { onWriteFailure: options.onWriteFailure } : {}),
   };
-  const reconciler = new Reconciler({
-    mapiNamespace,
-    capiNamespace,
-    ...(options.platform ? { platform: options.platform } : {}),
-    caches: {
-      mapiMachineSets: asCache(mapiMachineSets),
-      capiMachineSets: asCache(capiMachineSets),
-      clusters: asCache(clusters),
-      infrastructures: asCache(infrastructures),
-      templates,
-      mapiMachines: mapiMachineCache,
-      capiMachines: capiMachineCache,
-    },
-    converterFor: options.converterFor,
-    migration: options.migration ?? true,
-    ...shared,
-  });
-  const machineReconciler = new MachineReconciler({
-    mapiNamespace,
-    capiNamespace,
-    caches: {
-      mapiMachines: mapiMachineCache,
-      capiMachines: capiMachineCache,
-      mapiMachineSets: asCache(mapiMachineSets),
-      capiMachineSets: asCache(capiMachineSets),
-      clusters: asCache(clusters),
-      infrastructures: asCache(infrastructures),
-      infrastructureMachines,
-    },
-    platform: () => reconciler.platform(),
-    converterFor: options.converterFor,
-    migration: options.migration ?? true,
-    ...shared,
-  });
+  const templates = (converter: PlatformConverter) =>
+    asCache(sources.templates.for(converter.template));
+  const infrastructureMachines = (converter: PlatformConverter) =>
+    converter.machine ? asCache(sources.infrastructureMachines.for(converter.machine)) : undefined;
+  return {
+    reconciler: machineSetReconciler({
+      ...(options.platform ? { platform: options.platform } : {}),
+      caches: { ...caches, templates },
+      ...shared,
+    }),
+    machineReconciler: machineReconciler({
+      caches: { ...caches, infrastructureMachines },
+      platform: () => clusterPlatform(caches.infrastructures, options.platform),
+      ...shared,
+    }),
+  };
+}
 
-  const reconcile = async (key: string) => {
+/** Hands a key to the controller of its kind; counts the outcome in the metrics. */
+function dispatch(
+  controllers: Controller[],
+  metrics: Metrics | undefined,
+): (key: string) => Promise<ReconcileResult> {
+  return async (key) => {
     const started = performance.now();
     try {
-      const machine = machineName(key);
-      const result = machine
-        ? await machineReconciler.reconcile(machine)
-        : await reconciler.reconcile(key);
+      let result: ReconcileResult = {};
+      for (const controller of controllers) {
+        const name = controller.nameOf(key);
+        if (name !== undefined) {
+          result = await controller.reconcile(name);
+          break;
+        }
+      }
       const outcome = result.retry
         ? 'requeue'
         : result.requeueAfterMs === undefined
           ? 'success'
           : 'requeue_after';
-      options.metrics?.reconciled(outcome, (performance.now() - started) / 1000);
+      metrics?.reconciled(outcome, (performance.now() - started) / 1000);
       return result;
     } catch (err) {
-      options.metrics?.reconciled('error', (performance.now() - started) / 1000);
+      metrics?.reconciled('error', (performance.now() - started) / 1000);
       throw err;
     }
   };
+}
 
-  const base = [
-    mapiMachineSets,
-    capiMachineSets,
-    clusters,
-    infrastructures,
-    mapiMachines,
-    capiMachines,
+/** What the caches say about the cluster, for the ClusterOperator status. */
+function clusterFacts(sources: Sources, options: ControllerOptions, synced: boolean): ClusterFacts {
+  const infrastructure = sources.infrastructures.get(INFRASTRUCTURE_NAME);
+  const platform = clusterPlatform(sources.infrastructures, options.platform);
+  const clusterName = infrastructure?.status?.infrastructureName;
+  return {
+    synced,
+    infrastructureFound: infrastructure !== undefined,
+    ...(platform ? { platform } : {}),
+    platformSupported: options.converterFor(platform) !== undefined,
+    ...(clusterName ? { clusterName } : {}),
+    clusterFound:
+      clusterName !== undefined &&
+      sources.clusters.get(options.capiNamespace, clusterName) !== undefined,
+    machineSets: sources.mapiMachineSets.list(),
+  };
+}
+
+/** Resolves when leadership is won; rejects when the controller stops first. */
+async function leadership(options: ControllerOptions, stopped: AbortSignal): Promise<void> {
+  if (!options.leadership) return;
+  await Promise.race([
+    options.leadership,
+    new Promise((_, reject) =>
+      stopped.addEventListener('abort', () => reject(new Error('stopped'))),
+    ),
+  ]);
+}
+
+/** Waits for the caches to sync: every kind's, then those of the platform the Infrastructure names. */
+async function syncCaches(
+  manager: Manager,
+  sources: Sources,
+  options: ControllerOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  await manager.waitForSync(signal);
+  const converter = options.converterFor(
+    clusterPlatform(sources.infrastructures, options.platform),
+  );
+  if (!converter) return;
+  sources.templates.for(converter.template);
+  if (converter.machine) sources.infrastructureMachines.for(converter.machine);
+  await manager.waitForSync(signal);
+}
+
+/** Resolves true once the workers (if they run) finished, false when the deadline came first. */
+async function finishedWithin(workers: Promise<void> | undefined, timeoutMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    (workers ?? Promise.resolve()).then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  return finished;
+}
+
+export function startController(options: ControllerOptions): RunningController {
+  const { client, logger } = options;
+  const manager = new Manager(client, {
+    logger,
+    ...(options.watchTimeoutSeconds ? { watchTimeoutSeconds: options.watchTimeoutSeconds } : {}),
+  });
+  const queue = new WorkQueue(
+    options.metrics ? { metrics: options.metrics.workQueue(CONTROLLER_NAME) } : {},
+  );
+  const sources = watchedInformers(manager, options, () => resyncAll());
+  const { reconciler, machineReconciler } = reconcilers(sources, options, (set) => queue.add(set));
+  const controllers = [
+    machineSetController(sources, reconciler),
+    machineController(sources, machineReconciler),
   ];
-  for (const i of base) i.start();
+  // Event handlers only map an object to the keys it concerns.
+  for (const controller of controllers) {
+    for (const watch of controller.watches) watch.attach((name) => queue.add(controller.key(name)));
+  }
+  /** Queues every known MachineSet and Machine, as a periodic resync would. */
+  const resyncAll = (): void => {
+    for (const controller of controllers) {
+      for (const name of controller.all()) queue.add(controller.key(name));
+    }
+  };
+
+  manager.start();
   const stopSignal = new AbortController();
   let synced = false;
   let workers: Promise<void> | undefined;
   const ready = (async () => {
-    await Promise.all(base.map((i) => i.waitForSync(stopSignal.signal)));
-    const converter = options.converterFor(reconciler.platform());
-    if (converter) {
-      await templateInformerFor(converter).waitForSync(stopSignal.signal);
-      await infrastructureMachineInformerFor(converter)?.waitForSync(stopSignal.signal);
-    }
+    await syncCaches(manager, sources, options, stopSignal.signal);
     synced = true;
-    logger.info('caches synced', { platform: reconciler.platform() });
-    if (options.leadership) {
-      await Promise.race([
-        options.leadership,
-        new Promise((_, reject) =>
-          stopSignal.signal.addEventListener('abort', () => reject(new Error('stopped'))),
-        ),
-      ]);
-    }
+    logger.info('caches synced', {
+      platform: clusterPlatform(sources.infrastructures, options.platform),
+    });
+    await leadership(options, stopSignal.signal);
     logger.info('starting workers', { workers: options.workers });
-    workers = runWorkers(queue, options.workers, reconcile, logger, {
+    workers = runWorkers(queue, options.workers, dispatch(controllers, options.metrics), logger, {
       ...(options.progress ? { progress: options.progress } : {}),
     });
     resyncAll();
@@ -474,23 +324,9 @@ export function startController(options: ControllerOptions): RunningController {
   return {
     ready,
     synced: () => synced,
-    machineSets: () => mapiMachineSets.list(),
-    machines: () => mapiMachines.list(),
-    health(): ClusterFacts {
-      const infrastructure = infrastructures.get(INFRASTRUCTURE_NAME);
-      const platform = reconciler.platform();
-      const clusterName = infrastructure?.status?.infrastructureName;
-      return {
-        synced,
-        infrastructureFound: infrastructure !== undefined,
-        ...(platform ? { platform } : {}),
-        platformSupported: options.converterFor(platform) !== undefined,
-        ...(clusterName ? { clusterName } : {}),
-        clusterFound:
-          clusterName !== undefined && clusters.get(capiNamespace, clusterName) !== undefined,
-        machineSets: mapiMachineSets.list(),
-      };
-    },
+    machineSets: () => sources.mapiMachineSets.list(),
+    machines: () => sources.mapiMachines.list(),
+    health: () => clusterFacts(sources, options, synced),
     reconciler,
     machineReconciler,
     resyncAll,
@@ -498,18 +334,8 @@ export function startController(options: ControllerOptions): RunningController {
       stopSignal.abort();
       queue.shutDown();
       await ready.catch(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([
-        (workers ?? Promise.resolve()).then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-      ]);
-      clearTimeout(timer);
-      const informers = [
-        ...base,
-        ...templateInformers.values(),
-        ...infrastructureMachineInformers.values(),
-      ];
-      await Promise.all(informers.map((i) => i.stop()));
+      const finished = await finishedWithin(workers, timeoutMs);
+      await manager.stop();
       return finished;
     },
   };

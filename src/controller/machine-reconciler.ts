@@ -15,11 +15,11 @@ import { CAPI_MACHINE, INFRASTRUCTURE_NAME, MAPI_MACHINE } from '../kube/resourc
 import { planMachineMigration } from '../migration/machine.js';
 import { planMachine } from '../sync/machine/plan.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
-import type { ReportingObject } from '../sync/report.js';
 import { MachineReason } from '../sync/conditions.js';
-import { controllingMachineSet, type Step } from '../sync/steps.js';
+import { controllingMachineSet } from '../sync/steps.js';
 import { infrastructureResource } from './reconciler.js';
 import {
+  handshakeFirst,
   StepReconciler,
   type RefusalReasons,
   type CachedResource,
@@ -58,76 +58,77 @@ export function owningMachineSetName(object: KubeObject, groupPrefix: string): s
   return controllingMachineSet(object, groupPrefix)?.name;
 }
 
-export class MachineReconciler extends StepReconciler<MachineObserved> {
-  protected readonly subject = 'machine';
-  protected readonly refusalReasons: RefusalReasons = {
-    mapi: MachineReason.MapiUpdateFailed,
-    capiCreate: MachineReason.CreateFailed,
-    capi: MachineReason.UpdateFailed,
-    infrastructure: MachineReason.InfraMachineUpdateFailed,
+/** Reconciles one Machine by name: the handshake first, then the sync. */
+export type MachineReconciler = StepReconciler<MachineObserved>;
+
+const MACHINE_REFUSALS: RefusalReasons = {
+  mapi: MachineReason.MapiUpdateFailed,
+  capiCreate: MachineReason.CreateFailed,
+  capi: MachineReason.UpdateFailed,
+  infrastructure: MachineReason.InfraMachineUpdateFailed,
+};
+
+/** What the Machine plans read: both sides, the infrastructure machine, the MachineSets. */
+export function observeMachine(
+  options: MachineReconcilerOptions,
+  name: string,
+): MachineObserved | undefined {
+  const { caches, mapiNamespace, capiNamespace } = options;
+  const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
+  const platform = options.platform();
+  const converter = options.converterFor(platform);
+  const infraCache = converter?.machine ? caches.infrastructureMachines(converter) : undefined;
+  if (converter?.machine && !infraCache?.hasSynced()) return undefined;
+  const mapi = caches.mapiMachines.get(`${mapiNamespace}/${name}`);
+  const mirror = caches.capiMachines.get(`${capiNamespace}/${name}`);
+  const infraName = mirror?.spec.infrastructureRef?.name ?? name;
+  const setName =
+    (mapi && owningMachineSetName(mapi, MAPI_GROUP)) ??
+    (mirror && owningMachineSetName(mirror, 'cluster.x-k8s.io/'));
+  const clusterName = infrastructure?.status?.infrastructureName;
+  return {
+    mapiNamespace,
+    capiNamespace,
+    name,
+    mapi,
+    mirror,
+    infrastructureMachine: infraCache?.get(`${capiNamespace}/${infraName}`),
+    mapiMachineSet: setName ? caches.mapiMachineSets.get(`${mapiNamespace}/${setName}`) : undefined,
+    capiMachineSet: setName ? caches.capiMachineSets.get(`${capiNamespace}/${setName}`) : undefined,
+    cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
+    infrastructure,
+    converter,
+    platform,
+    now: options.now().toISOString(),
   };
+}
 
-  constructor(private readonly options: MachineReconcilerOptions) {
-    super(options);
+/** The resources a Machine's steps write, with their caches. */
+function writableByMachine(caches: MachineCaches, observed: MachineObserved): CachedResource[] {
+  const list: CachedResource[] = [
+    { resource: MAPI_MACHINE, cache: caches.mapiMachines },
+    { resource: CAPI_MACHINE, cache: caches.capiMachines },
+  ];
+  const machineType = observed.converter?.machine;
+  if (observed.converter && machineType) {
+    list.push({
+      resource: infrastructureResource(machineType),
+      cache: caches.infrastructureMachines(observed.converter),
+    });
   }
+  return list;
+}
 
-  protected observe(name: string): MachineObserved | undefined {
-    const { caches, mapiNamespace, capiNamespace } = this.options;
-    const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
-    const platform = this.options.platform();
-    const converter = this.options.converterFor(platform);
-    const infraCache = converter?.machine ? caches.infrastructureMachines(converter) : undefined;
-    if (converter?.machine && !infraCache?.hasSynced()) return undefined;
-    const mapi = caches.mapiMachines.get(`${mapiNamespace}/${name}`);
-    const mirror = caches.capiMachines.get(`${capiNamespace}/${name}`);
-    const infraName = mirror?.spec.infrastructureRef?.name ?? name;
-    const setName =
-      (mapi && owningMachineSetName(mapi, MAPI_GROUP)) ??
-      (mirror && owningMachineSetName(mirror, 'cluster.x-k8s.io/'));
-    const clusterName = infrastructure?.status?.infrastructureName;
-    return {
-      mapiNamespace,
-      capiNamespace,
-      name,
-      mapi,
-      mirror,
-      infrastructureMachine: infraCache?.get(`${capiNamespace}/${infraName}`),
-      mapiMachineSet: setName
-        ? caches.mapiMachineSets.get(`${mapiNamespace}/${setName}`)
-        : undefined,
-      capiMachineSet: setName
-        ? caches.capiMachineSets.get(`${capiNamespace}/${setName}`)
-        : undefined,
-      cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
-      infrastructure,
-      converter,
-      platform,
-      now: this.options.now().toISOString(),
-    };
-  }
-
-  protected plan(observed: MachineObserved): Step {
-    const migration = this.options.migration === false ? undefined : planMachineMigration(observed);
-    return migration ?? planMachine(observed);
-  }
-
-  protected writable(observed: MachineObserved): CachedResource[] {
-    const { caches } = this.options;
-    const list: CachedResource[] = [
-      { resource: MAPI_MACHINE, cache: caches.mapiMachines },
-      { resource: CAPI_MACHINE, cache: caches.capiMachines },
-    ];
-    const machineType = observed.converter?.machine;
-    if (observed.converter && machineType) {
-      list.push({
-        resource: infrastructureResource(machineType),
-        cache: caches.infrastructureMachines(observed.converter),
-      });
-    }
-    return list;
-  }
-
-  protected reportedOn(observed: MachineObserved): ReportingObject | undefined {
-    return observed.mapi;
-  }
+export function machineReconciler(options: MachineReconcilerOptions): MachineReconciler {
+  return new StepReconciler<MachineObserved>(
+    {
+      subject: 'machine',
+      observe: (name) => observeMachine(options, name),
+      plan: handshakeFirst(options.migration, planMachineMigration, planMachine),
+      writable: (observed) => writableByMachine(options.caches, observed),
+      reportedOn: (observed) => observed.mapi,
+      refusalReasons: MACHINE_REFUSALS,
+    },
+    options,
+  );
 }

@@ -23,11 +23,10 @@ import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
 import type { Observed } from '../sync/machine-set/observed.js';
 import { planNext } from '../sync/machine-set/plan.js';
-import type { ReportingObject } from '../sync/report.js';
 import { Reason } from '../sync/conditions.js';
-import type { Step } from '../sync/steps.js';
 import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
+  handshakeFirst,
   StepReconciler,
   type RefusalReasons,
   type CachedResource,
@@ -176,84 +175,87 @@ export function controlledBy<T extends KubeObject>(objects: T[], uid: string | u
   );
 }
 
-export class Reconciler extends StepReconciler<Observed> {
-  protected readonly subject = 'machineSet';
-  protected readonly refusalReasons: RefusalReasons = {
-    mapi: Reason.MapiUpdateFailed,
-    capiCreate: Reason.CreateFailed,
-    capi: Reason.UpdateFailed,
-    infrastructure: Reason.TemplateUpdateFailed,
+/** Reconciles one MachineSet by name: the handshake first, then the sync. */
+export type Reconciler = StepReconciler<Observed>;
+
+const MACHINE_SET_REFUSALS: RefusalReasons = {
+  mapi: Reason.MapiUpdateFailed,
+  capiCreate: Reason.CreateFailed,
+  capi: Reason.UpdateFailed,
+  infrastructure: Reason.TemplateUpdateFailed,
+};
+
+/** Which platform the cluster runs on: the override, else the Infrastructure's. */
+export function clusterPlatform(
+  infrastructures: ObjectCache<Infrastructure>,
+  override: string | undefined,
+): string | undefined {
+  const infrastructure = infrastructures.get(INFRASTRUCTURE_NAME);
+  return (
+    override ?? infrastructure?.status?.platformStatus?.type ?? infrastructure?.status?.platform
+  );
+}
+
+/** What the MachineSet plans read: both sides, the templates, the cluster, the Machines. */
+export function observeMachineSet(options: ReconcilerOptions, name: string): Observed | undefined {
+  const { caches, mapiNamespace, capiNamespace } = options;
+  const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
+  const platform = clusterPlatform(caches.infrastructures, options.platform);
+  const converter = options.converterFor(platform);
+  const templateCache = converter ? caches.templates(converter) : undefined;
+  if (converter && !templateCache?.hasSynced()) return undefined;
+  const clusterName = infrastructure?.status?.infrastructureName;
+  const mapi = caches.mapiMachineSets.get(`${mapiNamespace}/${name}`);
+  const mirror = caches.capiMachineSets.get(`${capiNamespace}/${name}`);
+  const templates = templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [];
+  return {
+    mapiNamespace,
+    capiNamespace,
+    name,
+    mapi,
+    mirror,
+    templates,
+    templateUsers: templateUsersOf(caches.capiMachineSets, templates, name),
+    cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
+    infrastructure,
+    converter,
+    platform,
+    machines: {
+      mapi: machinesOf(caches.mapiMachines, name, mapi?.metadata.uid),
+      capi: machinesOf(caches.capiMachines, name, mirror?.metadata.uid),
+    },
+    now: options.now().toISOString(),
   };
+}
 
-  constructor(private readonly options: ReconcilerOptions) {
-    super(options);
+/** The resources a MachineSet's steps write, with their caches. */
+function writableByMachineSet(caches: ReconcilerCaches, observed: Observed): CachedResource[] {
+  const list: CachedResource[] = [
+    { resource: MAPI_MACHINE_SET, cache: caches.mapiMachineSets },
+    { resource: CAPI_MACHINE_SET, cache: caches.capiMachineSets },
+    { resource: CAPI_CLUSTER },
+    { resource: MAPI_MACHINE, cache: caches.mapiMachines },
+  ];
+  const { converter } = observed;
+  if (converter) {
+    list.push({
+      resource: infrastructureResource(converter.template),
+      cache: caches.templates(converter),
+    });
   }
+  return list;
+}
 
-  /** Which platform the cluster runs on: the override, else the Infrastructure's. */
-  platform(): string | undefined {
-    const infrastructure = this.options.caches.infrastructures.get(INFRASTRUCTURE_NAME);
-    return (
-      this.options.platform ??
-      infrastructure?.status?.platformStatus?.type ??
-      infrastructure?.status?.platform
-    );
-  }
-
-  protected observe(name: string): Observed | undefined {
-    const { caches, mapiNamespace, capiNamespace } = this.options;
-    const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
-    const platform = this.platform();
-    const converter = this.options.converterFor(platform);
-    const templateCache = converter ? caches.templates(converter) : undefined;
-    if (converter && !templateCache?.hasSynced()) return undefined;
-    const clusterName = infrastructure?.status?.infrastructureName;
-    const mapi = caches.mapiMachineSets.get(`${mapiNamespace}/${name}`);
-    const mirror = caches.capiMachineSets.get(`${capiNamespace}/${name}`);
-    const templates = templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [];
-    return {
-      mapiNamespace,
-      capiNamespace,
-      name,
-      mapi,
-      mirror,
-      templates,
-      templateUsers: templateUsersOf(caches.capiMachineSets, templates, name),
-      cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
-      infrastructure,
-      converter,
-      platform,
-      machines: {
-        mapi: machinesOf(caches.mapiMachines, name, mapi?.metadata.uid),
-        capi: machinesOf(caches.capiMachines, name, mirror?.metadata.uid),
-      },
-      now: this.options.now().toISOString(),
-    };
-  }
-
-  protected plan(observed: Observed): Step {
-    const migration = this.options.migration === false ? undefined : planMigration(observed);
-    return migration ?? planNext(observed);
-  }
-
-  protected writable(observed: Observed): CachedResource[] {
-    const { caches } = this.options;
-    const list: CachedResource[] = [
-      { resource: MAPI_MACHINE_SET, cache: caches.mapiMachineSets },
-      { resource: CAPI_MACHINE_SET, cache: caches.capiMachineSets },
-      { resource: CAPI_CLUSTER },
-      { resource: MAPI_MACHINE, cache: caches.mapiMachines },
-    ];
-    const { converter } = observed;
-    if (converter) {
-      list.push({
-        resource: infrastructureResource(converter.template),
-        cache: caches.templates(converter),
-      });
-    }
-    return list;
-  }
-
-  protected reportedOn(observed: Observed): ReportingObject | undefined {
-    return observed.mapi;
-  }
+export function machineSetReconciler(options: ReconcilerOptions): Reconciler {
+  return new StepReconciler<Observed>(
+    {
+      subject: 'machineSet',
+      observe: (name) => observeMachineSet(options, name),
+      plan: handshakeFirst(options.migration, planMigration, planNext),
+      writable: (observed) => writableByMachineSet(options.caches, observed),
+      reportedOn: (observed) => observed.mapi,
+      refusalReasons: MACHINE_SET_REFUSALS,
+    },
+    options,
+  );
 }

@@ -164,25 +164,45 @@ class PermanentRefusal extends Error {
   }
 }
 
-export abstract class StepReconciler<O extends ObservedBase> {
+/**
+ * What makes a reconciler of one kind: how it reads its subject from the caches, plans the next
+ * write, and where the writes go. A reconcile is observe(name) → plan(observed) → execute, until
+ * the plan says done.
+ */
+export interface ReconcilerParts<O extends ObservedBase> {
+  /** The subject's name in logs: "machineSet" or "machine". */
+  subject: string;
+  /** What the plan needs, from the caches; undefined while a cache is not synced yet. */
+  observe(name: string): O | undefined;
+  /** The next write, or done: pure. */
+  plan(observed: O): Step;
+  /** The resources this subject's steps write, with their caches. */
+  writable(observed: O): CachedResource[];
+  /** The MAPI object that events and write failures are reported on. */
+  reportedOn(observed: O): ReportingObject | undefined;
+  /** How a refused write whose step names no failure reason is reported. */
+  refusalReasons: RefusalReasons;
+}
+
+/** A plan that runs the migration handshake first (unless it is off), then the sync. */
+export function handshakeFirst<O>(
+  migration: boolean | undefined,
+  handshake: (observed: O) => Step | undefined,
+  sync: (observed: O) => Step,
+): (observed: O) => Step {
+  return (observed) => (migration === false ? undefined : handshake(observed)) ?? sync(observed);
+}
+
+export class StepReconciler<O extends ObservedBase> {
   /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
   completed = 0;
   /** Per subject: the write the API server refused for good (and why), until the plan changes. */
   private readonly refused = new Map<string, { id: string; description: string }>();
 
-  constructor(private readonly base: StepReconcilerOptions) {}
-
-  /** The subject's name in logs: "machineSet" or "machine". */
-  protected abstract readonly subject: string;
-  /** What the plan needs, from the caches; undefined while a cache is not synced yet. */
-  protected abstract observe(name: string): O | undefined;
-  protected abstract plan(observed: O): Step;
-  /** The resources this subject's steps write, with their caches. */
-  protected abstract writable(observed: O): CachedResource[];
-  /** The MAPI object that events and write failures are reported on. */
-  protected abstract reportedOn(observed: O): ReportingObject | undefined;
-  /** How a refused write whose step names no failure reason is reported. */
-  protected abstract readonly refusalReasons: RefusalReasons;
+  constructor(
+    private readonly parts: ReconcilerParts<O>,
+    private readonly base: StepReconcilerOptions,
+  ) {}
 
   async reconcile(name: string): Promise<ReconcileResult> {
     try {
@@ -193,11 +213,11 @@ export abstract class StepReconciler<O extends ObservedBase> {
   }
 
   private async reconcileSteps(name: string): Promise<ReconcileResult> {
-    const log = this.base.logger.child({ [this.subject]: name });
+    const log = this.base.logger.child({ [this.parts.subject]: name });
     for (let steps = 0; steps < MAX_STEPS_PER_RECONCILE; steps++) {
-      const observed = this.observe(name);
+      const observed = this.parts.observe(name);
       if (!observed) return { requeueAfterMs: CACHE_WAIT_MS };
-      const step = this.plan(observed);
+      const step = this.parts.plan(observed);
       if (step.kind === 'done') {
         this.refused.delete(name);
         log.debug('reconciled', { result: step.note, steps });
@@ -234,7 +254,12 @@ export abstract class StepReconciler<O extends ObservedBase> {
         if (err instanceof PermanentRefusal) {
           this.refused.set(name, { id: fingerprint(step), description: err.description });
           // Retried at once if the report on the MAPI object did not get through.
-          const unreported = this.failureReport(step, this.observe(name), err.description, true);
+          const unreported = this.failureReport(
+            step,
+            this.parts.observe(name),
+            err.description,
+            true,
+          );
           return unreported ? { retry: true } : {};
         }
         throw err;
@@ -247,7 +272,7 @@ export abstract class StepReconciler<O extends ObservedBase> {
   /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */
   private async write(step: WriteStep, observed: O): Promise<void> {
     const { writer } = this.base;
-    const writable = this.writable(observed);
+    const writable = this.parts.writable(observed);
     const resource = resourceOf(
       step.object,
       writable.map((w) => w.resource),
@@ -318,7 +343,7 @@ export abstract class StepReconciler<O extends ObservedBase> {
 
   /** Events are best effort: one that cannot be recorded never fails a write that succeeded. */
   private async recordEvents(step: WriteStep, observed: O, log: Logger): Promise<void> {
-    const target = this.reportedOn(observed);
+    const target = this.parts.reportedOn(observed);
     if (!target) return;
     for (const event of step.events ?? []) {
       try {
@@ -354,9 +379,9 @@ export abstract class StepReconciler<O extends ObservedBase> {
     description: string,
     permanent: boolean,
   ): WriteStep | undefined {
-    const target = observed && this.reportedOn(observed);
+    const target = observed && this.parts.reportedOn(observed);
     const reason =
-      step.failure ?? (permanent ? refusalReason(step, this.refusalReasons) : undefined);
+      step.failure ?? (permanent ? refusalReason(step, this.parts.refusalReasons) : undefined);
     if (!observed || !reason || !target || target.metadata.deletionTimestamp) return undefined;
     const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
     const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;

@@ -6,7 +6,12 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import { bufferFromFileOrString, type KubeConfig, type User } from '@kubernetes/client-node';
+import {
+  bufferFromFileOrString,
+  type Cluster,
+  type KubeConfig,
+  type User,
+} from '@kubernetes/client-node';
 import {
   KubeConfigError,
   kubeConfigSource,
@@ -238,74 +243,18 @@ function execSource(
   now: () => number,
   what: string,
 ): CredentialSource {
-  const command = typeof exec.command === 'string' ? exec.command : '';
-  if (!command) throw new KubeConfigError(`${kubeConfigSource(kubeConfig)}: ${what}: no command`);
-  const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
-  const apiVersion =
-    typeof exec.apiVersion === 'string' ? exec.apiVersion : 'client.authentication.k8s.io/v1';
-  const extraEnv = Array.isArray(exec.env) ? (exec.env as unknown[]).filter(isEntry) : [];
-  const cluster = kubeConfig.getCurrentCluster();
-  const spec: Record<string, unknown> = { interactive: false };
-  if (exec.provideClusterInfo === true && cluster) {
-    const ca = bufferFromFileOrString(cluster.caFile, cluster.caData);
-    spec.cluster = {
-      server: cluster.server,
-      ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
-      ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
-      ...(ca ? { 'certificate-authority-data': ca.toString('base64') } : {}),
-      ...(cluster.proxyUrl ? { 'proxy-url': cluster.proxyUrl } : {}),
-    };
-  }
-  const childEnv: NodeJS.ProcessEnv = {
-    ...env,
-    ...Object.fromEntries(extraEnv.map((e) => [String(e.name), String(e.value)])),
-    KUBERNETES_EXEC_INFO: JSON.stringify({ apiVersion, kind: 'ExecCredential', spec }),
-  };
-  let cached: { token: string; expiresAt: number } | undefined;
+  const plugin = execPlugin(exec, kubeConfig, env, what);
+  let cached: ExecCredential | undefined;
   let running: Promise<string> | undefined;
-  const run = (): Promise<string> =>
-    new Promise((resolve, reject) => {
-      execFile(
-        command,
-        args,
-        { env: childEnv, timeout: EXEC_TIMEOUT_MS, encoding: 'utf8' },
-        (err, stdout, stderr) => {
-          const why = (text: string) =>
-            new Error(
-              `${what}: ${command}: ${text}${stderr.trim() ? `: ${stderr.trim().slice(0, 500)}` : ''}`,
-            );
-          if (err) return reject(why(err.message.split('\n')[0] ?? 'failed'));
-          let status: {
-            token?: unknown;
-            expirationTimestamp?: unknown;
-            clientCertificateData?: unknown;
-          };
-          try {
-            status = (JSON.parse(stdout) as { status?: unknown }).status ?? {};
-          } catch {
-            return reject(why('did not print an ExecCredential'));
-          }
-          if (typeof status.token !== 'string' || !status.token) {
-            return reject(
-              why(
-                status.clientCertificateData
-                  ? 'exec credentials with client certificates are not supported'
-                  : 'the ExecCredential has no status.token',
-              ),
-            );
-          }
-          const expires =
-            typeof status.expirationTimestamp === 'string'
-              ? Date.parse(status.expirationTimestamp)
-              : Number.POSITIVE_INFINITY;
-          cached = { token: status.token, expiresAt: Number.isNaN(expires) ? 0 : expires };
-          resolve(status.token);
-        },
-      );
+  const run = () =>
+    runExecPlugin(plugin, what).then((credential) => {
+      cached = credential;
+      return credential.token;
     });
   return {
     token: () => {
       if (cached && now() < cached.expiresAt) return Promise.resolve(cached.token);
+      // Concurrent requests wait for one run of the plugin.
       running ??= run().finally(() => (running = undefined));
       return running;
     },
@@ -315,6 +264,99 @@ function execSource(
       return true;
     },
   };
+}
+
+/** How to run an exec credential plugin. */
+interface ExecPlugin {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** What the plugin printed: the token, and when it expires (0 when unreadable: fetch it anew). */
+interface ExecCredential {
+  token: string;
+  expiresAt: number;
+}
+
+/** The kubeconfig's `exec`, with the environment client-go gives a plugin (KUBERNETES_EXEC_INFO). */
+function execPlugin(
+  exec: Record<string, unknown>,
+  kubeConfig: KubeConfig,
+  env: NodeJS.ProcessEnv,
+  what: string,
+): ExecPlugin {
+  const command = typeof exec.command === 'string' ? exec.command : '';
+  if (!command) throw new KubeConfigError(`${kubeConfigSource(kubeConfig)}: ${what}: no command`);
+  const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
+  const apiVersion =
+    typeof exec.apiVersion === 'string' ? exec.apiVersion : 'client.authentication.k8s.io/v1';
+  const extraEnv = Array.isArray(exec.env) ? (exec.env as unknown[]).filter(isEntry) : [];
+  const cluster = kubeConfig.getCurrentCluster();
+  const spec: Record<string, unknown> = { interactive: false };
+  if (exec.provideClusterInfo === true && cluster) spec.cluster = execClusterInfo(cluster);
+  const childEnv: NodeJS.ProcessEnv = {
+    ...env,
+    ...Object.fromEntries(extraEnv.map((e) => [String(e.name), String(e.value)])),
+    KUBERNETES_EXEC_INFO: JSON.stringify({ apiVersion, kind: 'ExecCredential', spec }),
+  };
+  return { command, args, env: childEnv };
+}
+
+/** The cluster a plugin with `provideClusterInfo` is told about, in client-go's field names. */
+function execClusterInfo(cluster: Cluster): Record<string, unknown> {
+  const ca = bufferFromFileOrString(cluster.caFile, cluster.caData);
+  return {
+    server: cluster.server,
+    ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
+    ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
+    ...(ca ? { 'certificate-authority-data': ca.toString('base64') } : {}),
+    ...(cluster.proxyUrl ? { 'proxy-url': cluster.proxyUrl } : {}),
+  };
+}
+
+/** Runs the plugin once; a failure names the plugin and quotes the start of its stderr. */
+function runExecPlugin({ command, args, env }: ExecPlugin, what: string): Promise<ExecCredential> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { env, timeout: EXEC_TIMEOUT_MS, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const why = (text: string) =>
+          new Error(
+            `${what}: ${command}: ${text}${stderr.trim() ? `: ${stderr.trim().slice(0, 500)}` : ''}`,
+          );
+        if (err) return reject(why(err.message.split('\n')[0] ?? 'failed'));
+        const parsed = parseExecCredential(stdout);
+        if ('problem' in parsed) reject(why(parsed.problem));
+        else resolve(parsed);
+      },
+    );
+  });
+}
+
+/** The ExecCredential a plugin printed, or what is wrong with it. */
+function parseExecCredential(stdout: string): ExecCredential | { problem: string } {
+  let status: { token?: unknown; expirationTimestamp?: unknown; clientCertificateData?: unknown };
+  try {
+    status = (JSON.parse(stdout) as { status?: unknown }).status ?? {};
+  } catch {
+    return { problem: 'did not print an ExecCredential' };
+  }
+  if (typeof status.token !== 'string' || !status.token) {
+    return {
+      problem: status.clientCertificateData
+        ? 'exec credentials with client certificates are not supported'
+        : 'the ExecCredential has no status.token',
+    };
+  }
+  // No expiry: the token is kept until the server refuses it.
+  const expires =
+    typeof status.expirationTimestamp === 'string'
+      ? Date.parse(status.expirationTimestamp)
+      : Number.POSITIVE_INFINITY;
+  return { token: status.token, expiresAt: Number.isNaN(expires) ? 0 : expires };
 }
 
 function isEntry(value: unknown): value is Record<string, unknown> {

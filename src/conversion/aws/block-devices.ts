@@ -79,6 +79,17 @@ function rejectPresent(device: ObjectReader, key: string, message: string): bool
   return true;
 }
 
+/** What one `ebs` block sets; a field of the wrong type is reported and reads as undefined. */
+interface EbsFields {
+  deleteOnTermination?: boolean;
+  encrypted?: boolean;
+  encryptionKey?: string;
+  iops?: number;
+  throughput?: number;
+  size?: number;
+  type?: string;
+}
+
 /**
  * The CAPA volume for one `ebs` block, undefined when it cannot be converted (errors are
  * recorded), or 'nothing' for a root entry that sets nothing (the AMI's defaults apply either way).
@@ -89,36 +100,70 @@ function convertEbs(
   report: ConversionReport,
 ): Omit<CapaVolume, 'deviceName'> | undefined | 'nothing' {
   const errorsBefore = report.errors.length;
-  const deleteOnTermination = ebs.boolean('deleteOnTermination');
-  const encrypted = ebs.boolean('encrypted');
-  const kmsKey = ebs.object('kmsKey');
-  const encryptionKey = kmsKey && convertKmsKey(kmsKey, report);
-  const iops = ebs.integer('iops');
-  const throughput = ebs.integer('throughputMib');
-  const size = ebs.integer('volumeSize');
-  const type = ebs.enumeration('volumeType', VOLUME_TYPES);
-  ebs.finish();
+  const fields = readEbs(ebs, report);
+  checkDeleteOnTermination(ebs, fields.deleteOnTermination, isRoot, report);
+  checkEncryption(ebs, fields, report);
+  checkIopsAndThroughput(ebs, fields, report);
+  const { size } = fields;
+  if (size === undefined && isRoot && !setsSomething(fields)) return 'nothing';
+  checkSize(ebs, size, isRoot, report);
+  if (report.errors.length > errorsBefore || size === undefined) return undefined;
+  return capaVolume({ ...fields, size });
+}
 
-  if (deleteOnTermination === false) {
-    if (isRoot) {
-      report.warn(
-        `${ebs.pathOf('deleteOnTermination')} is false, which has no effect in Machine API either: ` +
-          'the root volume is deleted with the instance in Cluster API too.',
-      );
-    } else {
-      report.error(
-        ebs.pathOf('deleteOnTermination'),
-        'is false, but Cluster API always deletes non-root volumes with the instance; ' +
-          'remove the field or set it to true, and keep data that must outlive the machine elsewhere.',
-      );
-    }
+function readEbs(ebs: ObjectReader, report: ConversionReport): EbsFields {
+  const fields: EbsFields = {
+    deleteOnTermination: ebs.boolean('deleteOnTermination'),
+    encrypted: ebs.boolean('encrypted'),
+  };
+  const kmsKey = ebs.object('kmsKey');
+  fields.encryptionKey = kmsKey && convertKmsKey(kmsKey, report);
+  fields.iops = ebs.integer('iops');
+  fields.throughput = ebs.integer('throughputMib');
+  fields.size = ebs.integer('volumeSize');
+  fields.type = ebs.enumeration('volumeType', VOLUME_TYPES);
+  ebs.finish();
+  return fields;
+}
+
+/** CAPA deletes every volume with the instance: keeping one is not expressible. */
+function checkDeleteOnTermination(
+  ebs: ObjectReader,
+  deleteOnTermination: boolean | undefined,
+  isRoot: boolean,
+  report: ConversionReport,
+): void {
+  if (deleteOnTermination !== false) return;
+  if (isRoot) {
+    report.warn(
+      `${ebs.pathOf('deleteOnTermination')} is false, which has no effect in Machine API either: ` +
+        'the root volume is deleted with the instance in Cluster API too.',
+    );
+  } else {
+    report.error(
+      ebs.pathOf('deleteOnTermination'),
+      'is false, but Cluster API always deletes non-root volumes with the instance; ' +
+        'remove the field or set it to true, and keep data that must outlive the machine elsewhere.',
+    );
   }
-  if (encryptionKey !== undefined && encrypted === false) {
+}
+
+/** CAPA encrypts every volume that has a key, so a key with `encrypted: false` cannot be kept. */
+function checkEncryption(ebs: ObjectReader, fields: EbsFields, report: ConversionReport): void {
+  if (fields.encryptionKey !== undefined && fields.encrypted === false) {
     report.error(
       ebs.pathOf('encrypted'),
       'is false while kmsKey is set; Cluster API encrypts every volume that has a key: set encrypted to true or remove kmsKey.',
     );
   }
+}
+
+/** IOPS and throughput: only where the volume type provisions them, never negative. */
+function checkIopsAndThroughput(
+  ebs: ObjectReader,
+  { iops, throughput, type }: EbsFields,
+  report: ConversionReport,
+): void {
   if (iops !== undefined && iops < 0) {
     report.error(
       ebs.pathOf('iops'),
@@ -140,14 +185,27 @@ function convertEbs(
   if (throughput !== undefined && throughput < 0) {
     report.error(ebs.pathOf('throughputMib'), 'must not be negative.');
   }
-  const setsSomething =
+}
+
+/** Whether the block sets anything a volume without a size would lose. */
+function setsSomething({ encrypted, encryptionKey, iops, throughput, type }: EbsFields): boolean {
+  return (
     encrypted !== undefined ||
     encryptionKey !== undefined ||
     Boolean(iops) ||
     throughput !== undefined ||
-    type !== undefined;
+    type !== undefined
+  );
+}
+
+/** CAPA requires a size, of at least its CRD minimum. */
+function checkSize(
+  ebs: ObjectReader,
+  size: number | undefined,
+  isRoot: boolean,
+  report: ConversionReport,
+): void {
   if (size === undefined) {
-    if (isRoot && !setsSomething) return 'nothing';
     report.error(
       ebs.pathOf('volumeSize'),
       `is required by Cluster API; set the size in GiB (at least ${MIN_VOLUME_SIZE_GIB}` +
@@ -159,8 +217,11 @@ function convertEbs(
       `is ${size} GiB, but Cluster API requires at least ${MIN_VOLUME_SIZE_GIB} GiB; make the volume larger.`,
     );
   }
-  if (report.errors.length > errorsBefore || size === undefined) return undefined;
+}
 
+/** The CAPA volume of a block that converts, with only the fields it sets. */
+function capaVolume(fields: EbsFields & { size: number }): Omit<CapaVolume, 'deviceName'> {
+  const { size, type, iops, throughput, encrypted, encryptionKey } = fields;
   const volume: Omit<CapaVolume, 'deviceName'> = { size };
   if (type !== undefined) volume.type = type;
   // MAPI writes `iops: 0` for "not set"; CAPA reads 0 the same way, so it is left out.

@@ -17,17 +17,23 @@ import {
   SOURCE_LABEL,
 } from '../../model/markers.js';
 import { machineSetLabelValue, templateName } from '../../model/naming.js';
-import { ConversionReport, isJsonObject } from '../common/field-reader.js';
-import { objectNameProblem } from '../../model/kube-names.js';
-import { checkSelectorMatches, convertSelector } from './label-selector.js';
+import { CAPI_GROUP, CAPI_VERSION } from '../../model/api-groups.js';
+import { ConversionReport } from '../common/field-reader.js';
+import { checkSelectorMatches, type ConvertedSelector, convertSelector } from './label-selector.js';
 import { type MachineSetInput, readMachineSet } from './input.js';
-import { type CapiMachineSpec } from './capi-types.js';
-import { taintsToCapi } from '../common/taints.js';
-import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/metadata.js';
+import { type CapiTaint, taintsToCapi } from '../common/taints.js';
+import { isControlPlane } from '../common/metadata.js';
 import { WrittenMap } from '../common/mirror-metadata.js';
-import { nameList, quote, quoteList, shorten } from '../common/quote.js';
+import {
+  fixClusterNameLabel,
+  machineAnnotations,
+  machineLabels,
+  type MachineMetadataTarget,
+} from '../common/machine-metadata.js';
+import { capiMachineSpec, type CapiMachineSpec } from '../common/machine-spec.js';
+import { checkMirrorName, convertProviderSpec, isPlatformProviderSpec } from '../common/mirror.js';
+import { nameList, quote, quoteList } from '../common/quote.js';
 import type { Conversion, PlatformConverter, ProviderConversion } from '../types.js';
-import { CAPI_GROUP, CAPI_VERSION, INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 
 export interface MirrorInput {
   mapi: MapiMachineSet;
@@ -59,58 +65,106 @@ const PREFLIGHT_CHECKS = [
   'ControlPlaneVersionSkew',
 ];
 const MACHINE_SET = 'the Cluster API MachineSet';
-const MACHINE_TEMPLATE = 'the Cluster API machine template';
+const TEMPLATE_METADATA: MachineMetadataTarget = {
+  object: 'the Cluster API machine template',
+  path: 'spec.template.metadata',
+};
 
 /**
  * The mirror of a MAPI MachineSet, or every field error found. Takes any JSON as `mapi` and never
  * throws: whatever the API server would refuse in the mirror is reported on the MAPI field.
  */
 export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
-  const { infrastructure, converter, capiNamespace, paused } = input;
+  const { infrastructure, converter } = input;
   const report = new ConversionReport();
   const clusterName = infrastructure.status?.infrastructureName ?? '';
   const mapi = readMachineSet(input.mapi, report);
-
   const providerSpec = mapi.providerSpec.value;
-  const kind = isJsonObject(providerSpec) ? providerSpec.kind : undefined;
-  if (typeof kind === 'string' && kind !== converter.providerSpecKind) {
-    report.error(
-      `${PROVIDER_SPEC_PATH}.kind`,
-      `is ${shorten(kind)}, but this cluster's platform is ${converter.platform}, whose machines use ${converter.providerSpecKind}; a MachineSet can only be mirrored for the cluster's own platform.`,
-    );
+  if (!isPlatformProviderSpec(providerSpec, converter, PROVIDER_SPEC_PATH, 'MachineSet', report)) {
     return { ok: false, errors: report.errors };
   }
-  const provider = mapi.providerSpec.readable
-    ? converter.convert(providerSpec, {
-        infrastructure,
-        path: PROVIDER_SPEC_PATH,
-        controlPlane: controlPlane(mapi),
-      })
-    : undefined;
-  if (provider && !provider.ok) report.errors.push(...provider.errors);
+  const provider = convertProviderSpec(
+    mapi.providerSpec,
+    converter,
+    { infrastructure, path: PROVIDER_SPEC_PATH, controlPlane: controlPlane(mapi) },
+    report,
+  );
+  const fields = convertMachineSetFields(mapi, input, clusterName, report);
+  if (provider?.ok) checkProviderConversion(provider.value, report);
+  if (report.errors.length > 0 || !provider?.ok || !fields || !mapi.name) {
+    return { ok: false, errors: report.errors };
+  }
 
+  const template = machineTemplate(mapi.name, provider.value.templateSpec, clusterName, input);
+  const machineSpec = capiMachineSpec({
+    clusterName,
+    provider: provider.value,
+    infrastructure: { kind: converter.template.kind, name: template.metadata.name },
+    taints: fields.taints,
+    minReadySeconds: mapi.minReadySeconds,
+  });
+  const machineSet = mirrorMachineSet(mapi.name, mapi.replicas, machineSpec, fields, input);
+  return {
+    ok: true,
+    value: { machineSet, template },
+    warnings: [...provider.warnings, ...report.warnings],
+  };
+}
+
+/** What the MachineSet says around the providerSpec, converted; undefined when some is invalid. */
+interface MachineSetFields {
+  order: (typeof DELETE_ORDERS)[number];
+  taints: CapiTaint[];
+  metadata: MirrorMetadata;
+  selector: ConvertedSelector;
+}
+
+/** Converts and checks everything but the providerSpec, reporting every error on its MAPI field. */
+function convertMachineSetFields(
+  mapi: MachineSetInput,
+  { capiNamespace, paused }: MirrorInput,
+  clusterName: string,
+  report: ConversionReport,
+): MachineSetFields | undefined {
   checkMachineSet(mapi, capiNamespace, report);
   const order = deletionOrder(mapi.deletePolicy, report);
   const taints = taintsToCapi(mapi.taints, 'spec.template.spec.taints', report);
   const metadata = convertMetadata(mapi, clusterName, paused, report);
+  const selector = convertMirrorSelector(mapi, clusterName, metadata, report);
+  if (!order || !selector) return undefined;
+  return { order, taints, metadata, selector };
+}
+
+/**
+ * The selector, with the cluster name as the mirror's machines have it; checked against the
+ * template's labels only when all of them could be read, or a missing one would be blamed on it.
+ */
+function convertMirrorSelector(
+  mapi: MachineSetInput,
+  clusterName: string,
+  metadata: MirrorMetadata,
+  report: ConversionReport,
+): ConvertedSelector | undefined {
   const selectorLabels = new WrittenMap('label', `the selector of ${MACHINE_SET}`, report);
-  selectorLabels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
+  fixClusterNameLabel(selectorLabels, clusterName);
   const selector = mapi.selector && convertSelector(mapi.selector, selectorLabels, report);
   if (selector && metadata.templateLabelsValid) {
     checkSelectorMatches(selector, metadata.templateLabels, report);
   }
-  if (provider?.ok) checkProviderConversion(provider.value, report);
-  if (report.errors.length > 0 || !provider?.ok || !order || !selector || !mapi.name) {
-    return { ok: false, errors: report.errors };
-  }
+  return selector;
+}
 
-  const { labels, annotations, templateLabels, templateAnnotations } = metadata;
-  const name = mapi.name;
-  const { templateSpec, failureDomain, userDataSecretName } = provider.value;
+/** The infrastructure machine template, named after its spec so that a new spec is a new template. */
+function machineTemplate(
+  name: string,
+  templateSpec: Record<string, unknown>,
+  clusterName: string,
+  { converter, capiNamespace, paused }: MirrorInput,
+): MachineTemplate {
   const pausedAnnotation: Record<string, string> = paused
     ? { [PAUSED_ANNOTATION]: PAUSED_VALUE }
     : {};
-  const template: MachineTemplate = {
+  return {
     apiVersion: converter.template.apiVersion,
     kind: converter.template.kind,
     metadata: {
@@ -125,20 +179,18 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     },
     spec: { template: { spec: templateSpec } },
   };
+}
 
-  const machineSpec: CapiMachineSpec = {
-    clusterName,
-    bootstrap: userDataSecretName ? { dataSecretName: userDataSecretName } : {},
-    infrastructureRef: {
-      apiGroup: INFRASTRUCTURE_GROUP,
-      kind: converter.template.kind,
-      name: template.metadata.name,
-    },
-    ...(failureDomain ? { failureDomain } : {}),
-    ...(mapi.minReadySeconds ? { minReadySeconds: mapi.minReadySeconds } : {}),
-    ...(taints.length > 0 ? { taints } : {}),
-  };
-
+/** The CAPI MachineSet; its machine template's metadata is left out when it has none. */
+function mirrorMachineSet(
+  name: string,
+  replicas: number | undefined,
+  machineSpec: CapiMachineSpec,
+  { order, metadata, selector }: MachineSetFields,
+  { capiNamespace }: MirrorInput,
+): CapiMachineSet {
+  const { labels, annotations, templateLabels, templateAnnotations } = metadata;
+  const clusterName = machineSpec.clusterName;
   const machineSet: CapiMachineSet = {
     apiVersion: `${CAPI_GROUP}/${CAPI_VERSION}`,
     kind: 'MachineSet',
@@ -150,7 +202,7 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     },
     spec: {
       clusterName,
-      replicas: mapi.replicas ?? 1,
+      replicas: replicas ?? 1,
       selector: selector.selector,
       deletion: { order },
       template: {
@@ -163,11 +215,7 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
     },
   };
   if (!machineSet.spec.template.metadata) delete machineSet.spec.template.metadata;
-  return {
-    ok: true,
-    value: { machineSet, template },
-    warnings: [...provider.warnings, ...report.warnings],
-  };
+  return machineSet;
 }
 
 /**
@@ -182,10 +230,6 @@ function controlPlane(mapi: MachineSetInput): boolean {
 
 function nonEmpty<T extends object>(value: T): T | undefined {
   return Object.keys(value).length > 0 ? value : undefined;
-}
-
-function clusterNameReason(clusterName: string): string {
-  return `this cluster's Cluster API cluster is ${quote(clusterName)}`;
 }
 
 /** The labels and annotations of the mirror and of its machine template, as written. */
@@ -205,7 +249,7 @@ function convertMetadata(
   report: ConversionReport,
 ): MirrorMetadata {
   const labels = new WrittenMap('label', MACHINE_SET, report);
-  labels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
+  fixClusterNameLabel(labels, clusterName);
   labels.addConverted(mapi.labels);
   labels.validate('metadata.labels');
   const annotations = new WrittenMap('annotation', MACHINE_SET, report);
@@ -214,40 +258,27 @@ function convertMetadata(
   annotations.validate('metadata.annotations');
   checkSkippedPreflightChecks(mapi, report);
 
-  // Node labels and annotations go to the machine template as they are.
+  // The template's metadata is its Machines', written as a Machine's is. It is never paused:
+  // Cluster API copies it to every Machine it makes, which would then be born paused.
+  const machine = {
+    labels: mapi.templateLabels,
+    annotations: mapi.templateAnnotations,
+    nodeLabels: mapi.nodeLabels,
+    nodeAnnotations: mapi.nodeAnnotations,
+    preDrainHooks: mapi.preDrainHooks,
+    preTerminateHooks: mapi.preTerminateHooks,
+  };
   const beforeTemplateLabels = report.errors.length;
-  const templateLabels = new WrittenMap('label', MACHINE_TEMPLATE, report);
-  templateLabels.fix(CLUSTER_NAME_LABEL, clusterName, clusterNameReason(clusterName));
-  templateLabels.addConverted(mapi.templateLabels);
-  for (const { key, value, path } of mapi.nodeLabels) templateLabels.add(key, value, path);
-  templateLabels.validate('spec.template.metadata.labels');
+  const templateLabels = machineLabels(machine, TEMPLATE_METADATA, clusterName, report);
   const templateLabelsValid =
     mapi.templateLabelsRead && report.errors.length === beforeTemplateLabels;
-
-  const templateAnnotations = new WrittenMap('annotation', MACHINE_TEMPLATE, report);
-  templateAnnotations.addConverted(mapi.templateAnnotations);
-  for (const { key, value, path } of mapi.nodeAnnotations) {
-    templateAnnotations.add(key, value, path);
-  }
-  for (const hook of mapi.preDrainHooks) {
-    templateAnnotations.add(`${PRE_DRAIN_HOOK}${hook.name}`, hook.owner, hook.path, true);
-  }
-  for (const hook of mapi.preTerminateHooks) {
-    templateAnnotations.add(`${PRE_TERMINATE_HOOK}${hook.name}`, hook.owner, hook.path, true);
-  }
-  templateAnnotations.validate('spec.template.metadata.annotations');
+  const templateAnnotations = machineAnnotations(machine, TEMPLATE_METADATA, false, report);
   return { labels, annotations, templateLabels, templateAnnotations, templateLabelsValid };
 }
 
 /** What the mirror cannot carry at all. */
 function checkMachineSet(mapi: MachineSetInput, capiNamespace: string, report: ConversionReport) {
-  const nameProblem = mapi.name === undefined ? undefined : objectNameProblem(mapi.name);
-  if (nameProblem !== undefined) {
-    report.error(
-      'metadata.name',
-      `is ${quote(mapi.name ?? '')}, which is not a valid name for a Cluster API MachineSet: ${nameProblem}; rename the MachineSet.`,
-    );
-  }
+  checkMirrorName(mapi.name, 'MachineSet', 'rename the MachineSet', report);
   if (mapi.owners.length > 0) {
     report.error(
       'metadata.ownerReferences',

@@ -9,17 +9,24 @@ import type {
   InfrastructureMachine,
   KubeObject,
   MapiMachine,
+  OwnerReference,
 } from '../../api/types.js';
 import { CLUSTER_NAME_LABEL, PAUSED_ANNOTATION, PAUSED_VALUE } from '../../model/markers.js';
-import { ConversionReport, isJsonObject } from '../common/field-reader.js';
-import { quote, shorten } from '../common/quote.js';
-import { CAPI_GROUP, CAPI_VERSION, INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
-import { objectNameProblem } from '../../model/kube-names.js';
-import { PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/metadata.js';
-import { WrittenMap } from '../common/mirror-metadata.js';
+import { CAPI_GROUP, CAPI_VERSION } from '../../model/api-groups.js';
+import { ConversionReport } from '../common/field-reader.js';
+import { quote } from '../common/quote.js';
+import {
+  type FixedLabel,
+  machineAnnotations,
+  machineLabels,
+  type MachineMetadataTarget,
+} from '../common/machine-metadata.js';
+import { capiMachineSpec, type CapiMachineSpec } from '../common/machine-spec.js';
+import type { WrittenMap } from '../common/mirror-metadata.js';
+import { checkMirrorName, convertProviderSpec, isPlatformProviderSpec } from '../common/mirror.js';
 import { taintsToCapi } from '../common/taints.js';
 import type { Conversion, PlatformConverter } from '../types.js';
-import { type MachineInput, readMachine } from './input.js';
+import { readMachine } from './input.js';
 import { mirrorOwnership } from './ownership.js';
 import { SET_NAME_LABEL, setNameLabelValue } from './set-name.js';
 
@@ -42,61 +49,38 @@ export interface MachineMirror {
 }
 
 const PROVIDER_SPEC_PATH = 'spec.providerSpec.value';
-const MACHINE = 'the Cluster API Machine';
+const MACHINE_METADATA: MachineMetadataTarget = {
+  object: 'the Cluster API Machine',
+  path: 'metadata',
+};
+
+type InfrastructureMachineType = NonNullable<PlatformConverter['machine']>;
 
 export function convertMachine(input: MachineMirrorInput): Conversion<MachineMirror> {
-  const { infrastructure, converter, capiNamespace, paused } = input;
+  const { infrastructure, converter } = input;
   const report = new ConversionReport();
   const clusterName = infrastructure.status?.infrastructureName ?? '';
   const mapi = readMachine(input.mapi, report);
   const owners = mirrorOwnership(mapi.owners, mapi.labels, input.machineSet, input.cluster, report);
   if (!owners) return { ok: false, errors: report.errors };
-
   const providerSpec = mapi.providerSpec.value;
-  const kind = isJsonObject(providerSpec) ? providerSpec.kind : undefined;
-  if (typeof kind === 'string' && kind !== converter.providerSpecKind) {
-    report.error(
-      `${PROVIDER_SPEC_PATH}.kind`,
-      `is ${shorten(kind)}, but this cluster's platform is ${converter.platform}, whose machines use ${converter.providerSpecKind}; a Machine can only be mirrored for the cluster's own platform.`,
-    );
+  if (!isPlatformProviderSpec(providerSpec, converter, PROVIDER_SPEC_PATH, 'Machine', report)) {
     return { ok: false, errors: report.errors };
   }
-  const machineType = converter.machine;
-  if (!machineType) {
-    report.error(
-      PROVIDER_SPEC_PATH,
-      `cannot be mirrored: this version knows no Cluster API infrastructure machine for ${converter.platform}; keep the Machine on Machine API.`,
-    );
-  }
-  const provider = mapi.providerSpec.readable
-    ? converter.convert(providerSpec, {
-        infrastructure,
-        path: PROVIDER_SPEC_PATH,
-        controlPlane: false,
-      })
-    : undefined;
-  if (provider && !provider.ok) report.errors.push(...provider.errors);
-  const identity =
-    mapi.providerID !== undefined && machineType
-      ? machineType.identity(mapi.providerID)
-      : undefined;
-  if (identity && !identity.ok) report.errors.push(...identity.errors);
-
-  const nameProblem = mapi.name === undefined ? undefined : objectNameProblem(mapi.name);
-  if (nameProblem !== undefined) {
-    report.error(
-      'metadata.name',
-      `is ${quote(mapi.name ?? '')}, which is not a valid name for a Cluster API Machine: ${nameProblem}; the Machine cannot be mirrored.`,
-    );
-  }
-  const taints = taintsToCapi(mapi.taints, 'spec.taints', report);
-  const { labels, annotations } = convertMetadata(
-    mapi,
-    clusterName,
-    owners.machineSetName,
-    paused,
+  const machineType = infrastructureMachineType(converter, report);
+  const provider = convertProviderSpec(
+    mapi.providerSpec,
+    converter,
+    { infrastructure, path: PROVIDER_SPEC_PATH, controlPlane: false },
     report,
   );
+  const identity = instanceIdentity(mapi.providerID, machineType, report);
+  checkMirrorName(mapi.name, 'Machine', 'the Machine cannot be mirrored', report);
+  const taints = taintsToCapi(mapi.taints, 'spec.taints', report);
+  const setName = owners.machineSetName;
+  const fixed = setName === undefined ? [] : [setNameLabel(setName)];
+  const labels = machineLabels(mapi, MACHINE_METADATA, clusterName, report, fixed);
+  const annotations = machineAnnotations(mapi, MACHINE_METADATA, input.paused, report);
   if (
     report.errors.length > 0 ||
     !provider?.ok ||
@@ -108,8 +92,93 @@ export function convertMachine(input: MachineMirrorInput): Conversion<MachineMir
   }
 
   const name = mapi.name;
-  const { templateSpec, failureDomain, userDataSecretName } = provider.value;
-  const infrastructureMachine: InfrastructureMachine = {
+  const machineSpec = capiMachineSpec({
+    clusterName,
+    provider: provider.value,
+    infrastructure: { kind: machineType.kind, name },
+    taints,
+    providerID: mapi.providerID,
+  });
+  const { ownerReferences } = owners;
+  const machine = capiMachine(name, { labels, annotations, ownerReferences }, machineSpec, input);
+  // The platform's spec, tied to the existing instance (if any) by the identity fields.
+  const spec = { ...provider.value.templateSpec, ...(identity?.ok ? identity.value : {}) };
+  const instance = infrastructureMachine(name, machineType, spec, clusterName, input);
+  return {
+    ok: true,
+    value: { machine, infrastructureMachine: instance },
+    warnings: [...provider.warnings, ...report.warnings],
+  };
+}
+
+/** The CAPI Machine, owned as its MAPI Machine is (by the mirror of its MachineSet, or the Cluster). */
+function capiMachine(
+  name: string,
+  metadata: { labels: WrittenMap; annotations: WrittenMap; ownerReferences: OwnerReference[] },
+  spec: CapiMachineSpec,
+  { capiNamespace }: MachineMirrorInput,
+): CapiMachine {
+  return {
+    apiVersion: `${CAPI_GROUP}/${CAPI_VERSION}`,
+    kind: 'Machine',
+    metadata: {
+      name,
+      namespace: capiNamespace,
+      labels: metadata.labels.toObject(),
+      annotations: metadata.annotations.toObject(),
+      ownerReferences: metadata.ownerReferences,
+    },
+    spec,
+  };
+}
+
+/** The platform's infrastructure machine; a platform this version has none for cannot mirror. */
+function infrastructureMachineType(
+  converter: PlatformConverter,
+  report: ConversionReport,
+): InfrastructureMachineType | undefined {
+  if (!converter.machine) {
+    report.error(
+      PROVIDER_SPEC_PATH,
+      `cannot be mirrored: this version knows no Cluster API infrastructure machine for ${converter.platform}; keep the Machine on Machine API.`,
+    );
+  }
+  return converter.machine;
+}
+
+/**
+ * The spec fields that tie the infrastructure machine to the Machine's existing instance, from
+ * its providerID; undefined for a Machine without one (its instance is yet to be made).
+ */
+function instanceIdentity(
+  providerID: string | undefined,
+  machineType: InfrastructureMachineType | undefined,
+  report: ConversionReport,
+): Conversion<Record<string, unknown>> | undefined {
+  if (providerID === undefined || !machineType) return undefined;
+  const identity = machineType.identity(providerID);
+  if (!identity.ok) report.errors.push(...identity.errors);
+  return identity;
+}
+
+/** The label by which the Machine's MachineSet recognises it as one of its own. */
+function setNameLabel(machineSetName: string): FixedLabel {
+  return {
+    key: SET_NAME_LABEL,
+    value: setNameLabelValue(machineSetName),
+    reason: `the Machine belongs to the MachineSet ${quote(machineSetName)}`,
+  };
+}
+
+/** The infrastructure machine, named as the Machine; paused with it. */
+function infrastructureMachine(
+  name: string,
+  machineType: InfrastructureMachineType,
+  spec: Record<string, unknown>,
+  clusterName: string,
+  { capiNamespace, paused }: MachineMirrorInput,
+): InfrastructureMachine {
+  return {
     apiVersion: machineType.apiVersion,
     kind: machineType.kind,
     metadata: {
@@ -118,69 +187,6 @@ export function convertMachine(input: MachineMirrorInput): Conversion<MachineMir
       labels: { [CLUSTER_NAME_LABEL]: clusterName },
       ...(paused ? { annotations: { [PAUSED_ANNOTATION]: PAUSED_VALUE } } : {}),
     },
-    spec: { ...templateSpec, ...(identity?.ok ? identity.value : {}) },
+    spec,
   };
-  const machine: CapiMachine = {
-    apiVersion: `${CAPI_GROUP}/${CAPI_VERSION}`,
-    kind: 'Machine',
-    metadata: {
-      name,
-      namespace: capiNamespace,
-      labels: labels.toObject(),
-      annotations: annotations.toObject(),
-      ownerReferences: owners.ownerReferences,
-    },
-    spec: {
-      clusterName,
-      bootstrap: userDataSecretName ? { dataSecretName: userDataSecretName } : {},
-      infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: machineType.kind, name },
-      ...(mapi.providerID !== undefined ? { providerID: mapi.providerID } : {}),
-      ...(failureDomain ? { failureDomain } : {}),
-      ...(taints.length > 0 ? { taints } : {}),
-    },
-  };
-  return {
-    ok: true,
-    value: { machine, infrastructureMachine },
-    warnings: [...provider.warnings, ...report.warnings],
-  };
-}
-
-/** Machine and Node labels (and annotations) end up in one map on the CAPI Machine. */
-function convertMetadata(
-  mapi: MachineInput,
-  clusterName: string,
-  machineSetName: string | undefined,
-  paused: boolean,
-  report: ConversionReport,
-) {
-  const labels = new WrittenMap('label', MACHINE, report);
-  labels.fix(
-    CLUSTER_NAME_LABEL,
-    clusterName,
-    `this cluster's Cluster API cluster is ${quote(clusterName)}`,
-  );
-  if (machineSetName !== undefined) {
-    labels.fix(
-      SET_NAME_LABEL,
-      setNameLabelValue(machineSetName),
-      `the Machine belongs to the MachineSet ${quote(machineSetName)}`,
-    );
-  }
-  labels.addConverted(mapi.labels);
-  for (const { key, value, path } of mapi.nodeLabels) labels.add(key, value, path);
-  labels.validate('metadata.labels');
-
-  const annotations = new WrittenMap('annotation', MACHINE, report);
-  annotations.addConverted(mapi.annotations);
-  for (const { key, value, path } of mapi.nodeAnnotations) annotations.add(key, value, path);
-  for (const hook of mapi.preDrainHooks) {
-    annotations.add(`${PRE_DRAIN_HOOK}${hook.name}`, hook.owner, hook.path, true);
-  }
-  for (const hook of mapi.preTerminateHooks) {
-    annotations.add(`${PRE_TERMINATE_HOOK}${hook.name}`, hook.owner, hook.path, true);
-  }
-  if (paused) annotations.override(PAUSED_ANNOTATION, PAUSED_VALUE);
-  annotations.validate('metadata.annotations');
-  return { labels, annotations };
 }

@@ -1,56 +1,17 @@
 // The controller's indexes: an event finds the objects it concerns by the same values the
 // objects are indexed under.
 import { expect } from 'chai';
-import type { CapiMachineSet, KubeObject } from '../../../src/api/types.js';
+import type { CapiMachineSet } from '../../../src/api/types.js';
 import {
-  machineSetOf,
   templateRef,
   templatesOf,
-  templatesReleased,
-} from '../../../src/controller/controller.js';
-import { templateUsersOf, type ObjectCache } from '../../../src/controller/reconciler.js';
+  templateUsersOf,
+  type ObjectCache,
+} from '../../../src/controller/reconciler.js';
+import { machineSetOf } from '../../../src/controller/watches.js';
 import type { MachineTemplate } from '../../../src/api/types.js';
 import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
-
-function capiMachineSet(
-  infrastructureRef?: { kind: string; name: string },
-  name = 'fleet',
-): CapiMachineSet {
-  return {
-    apiVersion: 'cluster.x-k8s.io/v1beta2',
-    kind: 'MachineSet',
-    metadata: { name, namespace: 'openshift-cluster-api' },
-    spec: {
-      template: {
-        spec: {
-          clusterName: 'c',
-          bootstrap: {},
-          ...(infrastructureRef
-            ? {
-                infrastructureRef: {
-                  apiGroup: 'infrastructure.cluster.x-k8s.io',
-                  ...infrastructureRef,
-                },
-              }
-            : {}),
-        },
-      },
-    },
-  } as CapiMachineSet;
-}
-
-function machineOwnedBy(
-  owners: { apiVersion: string; name: string; controller?: boolean }[],
-): KubeObject {
-  return {
-    apiVersion: 'machine.openshift.io/v1beta1',
-    kind: 'Machine',
-    metadata: {
-      name: 'fleet-x1',
-      ownerReferences: owners.map((o) => ({ kind: 'MachineSet', uid: 'u', ...o })),
-    },
-  };
-}
+import { capiMachineSet, machineOwnedBy } from './objects.js';
 
 describe('controller indexes', () => {
   it('indexes a CAPI MachineSet under the kind and name of its template', () => {
@@ -108,17 +69,5 @@ describe('controller indexes', () => {
       expect(Object.keys(users)).to.deep.equal(['fleet-1a2b']);
       expect(users['fleet-1a2b']?.map((ms) => ms.metadata.name)).to.deep.equal(['borrower']);
     }
-  });
-
-  it('finds the templates a CAPI MachineSet stopped using: repointed, being deleted, or gone', () => {
-    const before = capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-old' });
-    const after = capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-new' });
-    const released = [{ kind: 'AWSMachineTemplate', name: 'fleet-old' }];
-    expect(templatesReleased(before, after)).to.deep.equal(released);
-    expect(templatesReleased(before, before)).to.deep.equal([]);
-    expect(templatesReleased(undefined, after)).to.deep.equal([]);
-    expect(templatesReleased(before, undefined)).to.deep.equal(released);
-    const deleting = { ...before, metadata: { ...before.metadata, deletionTimestamp: 'now' } };
-    expect(templatesReleased(before, deleting)).to.deep.equal(released);
   });
 });

@@ -3,7 +3,7 @@
 // changes (a Machine mirrored, handed over, deleted), and not otherwise.
 import { expect } from 'chai';
 import type { KubeObject, MapiMachine } from '../../../src/api/types.js';
-import { machineCache } from '../../../src/controller/controller.js';
+import { machineCache } from '../../../src/controller/caches.js';
 import type { Informer } from '../../../src/kube/informer.js';
 
 function storeInformer(): Informer<MapiMachine> {

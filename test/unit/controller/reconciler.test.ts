@@ -4,7 +4,7 @@
 // real one is exercised by the integration tests.
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet, Patch } from '../../../src/api/types.js';
-import { Reconciler, type ObjectCache } from '../../../src/controller/reconciler.js';
+import { machineSetReconciler, type ObjectCache } from '../../../src/controller/reconciler.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';
 import type { Resource } from '../../../src/kube/resources.js';
 import { FINALIZER } from '../../../src/model/markers.js';
@@ -103,7 +103,7 @@ function setUp(
   const writer = new FakeWriter();
   const events: string[] = [];
   const logger = recordingLogger();
-  const reconciler = new Reconciler({
+  const reconciler = machineSetReconciler({
     mapiNamespace: MAPI_NS,
     capiNamespace: CAPI_NS,
     caches: { ...caches, templates: () => caches.templateCache },

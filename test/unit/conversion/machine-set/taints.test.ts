@@ -1,7 +1,7 @@
 // MAPI taints become Cluster API v1.13 MachineTaints with propagation Always.
 import { expect } from 'chai';
 import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
-import type { CapiMachineSpec } from '../../../../src/conversion/machine-set/capi-types.js';
+import type { CapiMachineSpec } from '../../../../src/conversion/common/machine-spec.js';
 import {
   applyPatch,
   expectErrors,

@@ -1,0 +1,154 @@
+// One controller per kind, as controller-runtime declares them: the kind it reconciles, its queue
+// keys, the informers it watches with the map (watches.ts) from each event to the objects it
+// wakes, and its reconciler.
+import type {
+  CapiMachine,
+  CapiMachineSet,
+  Infrastructure,
+  InfrastructureMachine,
+  KubeObject,
+  MachineTemplate,
+  MapiMachine,
+  MapiMachineSet,
+} from '../api/types.js';
+import type { Informer, InformerHandler } from '../kube/informer.js';
+import { SOURCE_ANNOTATION } from '../model/markers.js';
+import type { MachineReconciler } from './machine-reconciler.js';
+import type { KindInformers } from './manager.js';
+import {
+  MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
+  MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
+  type Reconciler,
+} from './reconciler.js';
+import type { ReconcileResult } from './step-reconciler.js';
+import {
+  CAPI_GROUP,
+  clusterIdentityChanged,
+  infrastructureChanged,
+  itself,
+  machineKey,
+  machineName,
+  machineOfInfrastructureMachine,
+  machineSetOfMachine,
+  machineSetsReadingTemplate,
+  machineSetsReleasedBy,
+  machinesOfMachineSet,
+  MAPI_GROUP,
+  type MapFunc,
+} from './watches.js';
+
+/** The informers the controllers watch, made by the manager. */
+export interface Sources {
+  capiNamespace: string;
+  mapiMachineSets: Informer<MapiMachineSet>;
+  capiMachineSets: Informer<CapiMachineSet>;
+  clusters: Informer<KubeObject>;
+  infrastructures: Informer<Infrastructure>;
+  mapiMachines: Informer<MapiMachine>;
+  capiMachines: Informer<CapiMachine>;
+  /** The platform's machine templates. */
+  templates: KindInformers<MachineTemplate>;
+  /** The platform's infrastructure machines. */
+  infrastructureMachines: KindInformers<InfrastructureMachine>;
+}
+
+/** An informer (or a family of them) feeding a map from its events to a controller's objects. */
+export interface Watch {
+  attach(enqueue: (name: string) => void): void;
+}
+
+/** Every event of `source` enqueues the names `map` gives. */
+export function watch<T>(
+  source: { on(handler: InformerHandler<T>): unknown },
+  map: MapFunc<T>,
+): Watch {
+  return { attach: (enqueue) => void source.on((e) => map(e).forEach((name) => enqueue(name))) };
+}
+
+/** Every event of an informer of the family enqueues the names the map of its kind gives. */
+export function watchKinds<T extends KubeObject>(
+  source: KindInformers<T>,
+  mapFor: (kind: string) => MapFunc<T>,
+): Watch {
+  return {
+    attach: (enqueue) =>
+      source.on((kind) => {
+        const map = mapFor(kind);
+        return (e) => map(e).forEach((name) => enqueue(name));
+      }),
+  };
+}
+
+export interface Controller {
+  /** What it reconciles, in logs. */
+  kind: string;
+  /** The queue key of one of its objects. */
+  key(name: string): string;
+  /** The object a queue key names, when the key is this controller's. */
+  nameOf(key: string): string | undefined;
+  /** What wakes its objects. */
+  watches: Watch[];
+  /** Every object it knows of, for a resync. */
+  all(): string[];
+  reconcile(name: string): Promise<ReconcileResult>;
+}
+
+const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
+
+/** Everything a change of the Cluster or the Infrastructure wakes: every object of the kind. */
+function clusterWatches(sources: Sources, all: () => string[]): Watch[] {
+  return [
+    watch(sources.clusters, (e) => (clusterIdentityChanged(e) ? all() : [])),
+    watch(sources.infrastructures, (e) => (infrastructureChanged(e) ? all() : [])),
+  ];
+}
+
+/** MachineSets, keyed by name: the MAPI MachineSet and what mirrors it. */
+export function machineSetController(sources: Sources, reconciler: Reconciler): Controller {
+  const { capiNamespace, mapiMachineSets, capiMachineSets, templates } = sources;
+  // CAPI MachineSets whose MAPI side is gone still need their finalizer released.
+  const all = () => [...names(mapiMachineSets.list()), ...names(capiMachineSets.list())];
+  const sourceOf = (kind: string, name: string) =>
+    templates.get(kind)?.get(capiNamespace, name)?.metadata.annotations?.[SOURCE_ANNOTATION];
+  const usersOf = (ref: string) => names(capiMachineSets.byIndex(BY_TEMPLATE, ref));
+  return {
+    kind: 'MachineSet',
+    key: (name) => name,
+    nameOf: (key) => (machineName(key) === undefined ? key : undefined),
+    watches: [
+      watch(mapiMachineSets, itself),
+      watch(capiMachineSets, (e) => [...itself(e), ...machineSetsReleasedBy(e, sourceOf)]),
+      watch(sources.mapiMachines, (e) => machineSetOfMachine(e, MAPI_GROUP)),
+      watch(sources.capiMachines, (e) => machineSetOfMachine(e, CAPI_GROUP)),
+      ...clusterWatches(sources, all),
+      watchKinds(templates, (kind) => (e) => machineSetsReadingTemplate(e, kind, usersOf)),
+    ],
+    all,
+    reconcile: (name) => reconciler.reconcile(name),
+  };
+}
+
+/** Machines, keyed by machineKey(name): the MAPI Machine and what mirrors it. */
+export function machineController(sources: Sources, reconciler: MachineReconciler): Controller {
+  const { mapiMachines, capiMachines } = sources;
+  const all = () => [...names(mapiMachines.list()), ...names(capiMachines.list())];
+  const machinesOf = (set: string) => [
+    ...names(mapiMachines.byIndex(BY_MACHINE_SET, set)),
+    ...names(capiMachines.byIndex(BY_MACHINE_SET, set)),
+  ];
+  return {
+    kind: 'Machine',
+    key: machineKey,
+    nameOf: machineName,
+    watches: [
+      watch(mapiMachines, itself),
+      watch(capiMachines, itself),
+      watch(sources.mapiMachineSets, (e) => machinesOfMachineSet(e, machinesOf)),
+      watch(sources.capiMachineSets, (e) => machinesOfMachineSet(e, machinesOf)),
+      ...clusterWatches(sources, all),
+      watchKinds(sources.infrastructureMachines, () => machineOfInfrastructureMachine),
+    ],
+    all,
+    reconcile: (name) => reconciler.reconcile(name),
+  };
+}
