@@ -3,7 +3,7 @@
 // and leaves no process behind.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -259,7 +259,9 @@ function startControllerProcess(
   args: string[],
   logFile: string,
 ): ChildProcess {
-  const log = createWriteStream(logFile);
+  // The log file itself, not a pipe through this process: the demo blocks while a command such
+  // as `migrate` runs, and a controller writing into an undrained pipe would stop with it.
+  const log = openSync(logFile, 'a');
   const child = spawn(
     process.execPath,
     [
@@ -273,10 +275,9 @@ function startControllerProcess(
       '--health-probe-bind-address=127.0.0.1:0',
       ...args,
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, stdio: ['ignore', log, log] },
   );
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  closeSync(log);
   return child;
 }
 
