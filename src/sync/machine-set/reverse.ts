@@ -12,7 +12,9 @@ import { Reason } from '../conditions.js';
 import type { Observed } from './observed.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
 import { sameMachines, splitProviderSpec } from '../same-machines.js';
-import { done, type EventSpec, type Step } from '../steps.js';
+import { warningEvents } from '../forward.js';
+import { planMapiFromClusterApi } from '../reverse.js';
+import { done, type Step } from '../steps.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
   const source = `${o.capiNamespace}/${capi.metadata.name}`;
@@ -44,37 +46,19 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
       'reverse conversion failed; waiting for a change',
     );
   }
-  const warnings: EventSpec[] = conversion.warnings.map((message) => ({
-    type: 'Warning',
-    reason: 'ConversionWarning',
-    message,
-  }));
-
-  // 1. The spec, labels and annotations, whole: under Cluster API they are ours to write.
+  // 1. The spec, labels and annotations.
   const { spec, labels, annotations } = conversion.value;
-  if (
-    specDiffers(o, mapi, spec) ||
-    !isEqual(mapi.metadata.labels ?? {}, labels) ||
-    !isEqual(mapi.metadata.annotations ?? {}, annotations)
-  ) {
-    return {
-      kind: 'patch',
-      object: mapi,
-      patch: {
-        type: 'json',
-        operations: [
-          { op: 'test', path: '/metadata/resourceVersion', value: mapi.metadata.resourceVersion },
-          { op: 'add', path: '/metadata/labels', value: labels },
-          { op: 'add', path: '/metadata/annotations', value: annotations },
-          // `add` also sets a spec the MachineSet does not have (its CRD admits none).
-          { op: 'add', path: '/spec', value: spec },
-        ],
-      },
-      note: 'updating the MAPI machine set from Cluster API',
+  const update = planMapiFromClusterApi(
+    mapi,
+    { spec, labels, annotations },
+    specDiffers(o, mapi, spec),
+    {
+      noun: 'MAPI machine set',
       failure: Reason.MapiUpdateFailed,
-      events: warnings,
-    };
-  }
+      events: warningEvents(conversion.warnings),
+    },
+  );
+  if (update) return update;
 
   // 2. Synchronized at the CAPI generation, with Cluster API's status once it describes the CAPI
   // MachineSet's current spec: one write, so that the observedGeneration it carries never

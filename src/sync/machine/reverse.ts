@@ -8,7 +8,9 @@ import { MachineReason } from '../conditions.js';
 import { CLUSTER_API_UID_ANNOTATION, FINALIZER } from '../../model/markers.js';
 import { formatFieldErrors, reportFailure, reportState } from '../report.js';
 import { sameMachines, splitProviderSpec } from '../same-machines.js';
-import { done, isDeleting, isPaused, type EventSpec, type Step } from '../steps.js';
+import { warningEvents } from '../forward.js';
+import { planMapiFromClusterApi } from '../reverse.js';
+import { done, isDeleting, isPaused, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
 import { planMapiMachineStatus } from './status.js';
 
@@ -47,29 +49,14 @@ export function planMachineReverse(o: MachineObserved, mapi: MapiMachine, capi: 
   const annotations = { ...ourAnnotations(mapi), ...conversion.value.annotations };
   const warnings = warningEvents(conversion.warnings);
 
-  // 1. Spec, labels and annotations, whole: under Cluster API they are ours to write.
-  if (
-    machineSpecDiffers(o, mapi.spec, spec) ||
-    !isEqual(mapi.metadata.labels ?? {}, labels) ||
-    !isEqual(mapi.metadata.annotations ?? {}, annotations)
-  ) {
-    return {
-      kind: 'patch',
-      object: mapi,
-      patch: {
-        type: 'json',
-        operations: [
-          { op: 'test', path: '/metadata/resourceVersion', value: mapi.metadata.resourceVersion },
-          { op: 'add', path: '/metadata/labels', value: labels },
-          { op: 'add', path: '/metadata/annotations', value: annotations },
-          { op: 'replace', path: '/spec', value: spec },
-        ],
-      },
-      note: 'updating the MAPI Machine from Cluster API',
-      failure: MachineReason.MapiUpdateFailed,
-      events: warnings,
-    };
-  }
+  // 1. The spec, labels and annotations.
+  const update = planMapiFromClusterApi(
+    mapi,
+    { spec, labels, annotations },
+    machineSpecDiffers(o, mapi.spec, spec),
+    { noun: 'MAPI Machine', failure: MachineReason.MapiUpdateFailed, events: warnings },
+  );
+  if (update) return update;
 
   // 2. The status: phase, node, addresses.
   const status = planMapiMachineStatus(mapi, capi);
@@ -145,10 +132,6 @@ export function planMapiMirrorCreation(o: MachineObserved): Step | undefined {
     note: 'creating the MAPI mirror of a CAPI Machine',
     events: warningEvents(conversion.warnings),
   };
-}
-
-function warningEvents(warnings: string[]): EventSpec[] {
-  return warnings.map((message) => ({ type: 'Warning', reason: 'ConversionWarning', message }));
 }
 
 function ourAnnotations(mapi: MapiMachine): Record<string, string> {
