@@ -6,21 +6,17 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import {
-  bufferFromFileOrString,
-  type Cluster,
-  type KubeConfig,
-  type User,
-} from '@kubernetes/client-node';
+// Types only: the controller never loads client-node (kubeconfig-apart.ts).
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
+import { loadKubeConfigApart } from './kubeconfig-apart.js';
 import {
   KubeConfigError,
-  kubeConfigSource,
-  loadKubeConfig,
-  userExtras,
+  type CurrentContext,
   type LoadKubeConfigOptions,
-} from './kubeconfig.js';
+  type UserExtras,
+} from './current-context.js';
 
-export { KubeConfigError, NO_CLUSTER_MESSAGE } from './kubeconfig.js';
+export { KubeConfigError, NO_CLUSTER_MESSAGE } from './current-context.js';
 
 export interface ClusterAccess {
   /** The API server's base URL without a trailing slash, e.g. https://10.0.0.1:6443 */
@@ -67,31 +63,36 @@ export interface LoadClusterAccessOptions extends Omit<LoadKubeConfigOptions, 'p
   kubeconfigPath?: string;
   env: NodeJS.ProcessEnv;
   now?: () => number;
+  /**
+   * How the loader is run: by default in a short-lived process of its own (kubeconfig-apart.ts),
+   * so that client-node, which parses the files, never takes up the controller's memory.
+   */
+  read?: (options: LoadKubeConfigOptions) => CurrentContext;
 }
 
 /** The kubeconfig chosen as `loadKubeConfig` chooses it, ready for the transport. */
 export function loadClusterAccess(options: LoadClusterAccessOptions): ClusterAccess {
-  const { kubeconfigPath, now, ...rest } = options;
-  const kubeConfig = loadKubeConfig({
-    ...rest,
-    ...(kubeconfigPath ? { path: kubeconfigPath } : {}),
-  });
-  return clusterAccess(kubeConfig, { env: options.env, ...(now ? { now } : {}) });
+  const { kubeconfigPath, now, read = loadKubeConfigApart, ...rest } = options;
+  const context = read({ ...rest, ...(kubeconfigPath ? { path: kubeconfigPath } : {}) });
+  return clusterAccess(context, { env: options.env, ...(now ? { now } : {}) });
 }
 
-/** The current context of `kubeConfig`, ready for the transport. */
+/**
+ * A kubeconfig's current context (`currentContext(kubeConfig)` for one loaded here), ready for
+ * the transport.
+ */
 export function clusterAccess(
-  kubeConfig: KubeConfig,
+  context: CurrentContext,
   options: ClusterAccessOptions = {},
 ): ClusterAccess {
   const env = options.env ?? process.env;
   const now = options.now ?? Date.now;
-  const source = kubeConfigSource(kubeConfig);
+  const { source } = context;
   const fail = (what: string): never => {
     throw new KubeConfigError(`${source}: ${what}`);
   };
-  const cluster = kubeConfig.getCurrentCluster() ?? fail('the current context names no cluster');
-  const user = kubeConfig.getCurrentUser();
+  const cluster = context.cluster ?? fail('the current context names no cluster');
+  const user = context.user;
   const userName = user?.name ?? '';
   if (user?.username || user?.password) {
     fail(
@@ -100,7 +101,7 @@ export function clusterAccess(
   }
   const material = (file: string | undefined, data: string | undefined, what: string) => {
     try {
-      return bufferFromFileOrString(file, data) ?? undefined;
+      return bufferFromFileOrString(file, data);
     } catch (err) {
       return fail(`${what}: cannot read ${file}: ${(err as Error).message}`);
     }
@@ -117,8 +118,8 @@ export function clusterAccess(
       `cluster "${cluster.name}": proxy-url ${cluster.proxyUrl}: only http, https and socks proxies are supported`,
     );
   }
-  const { token, refresh } = credentialSource(kubeConfig, user, env, now, fail);
-  const headers = user ? impersonation(user) : {};
+  const { token, refresh } = credentialSource(context, env, now, fail);
+  const headers = user ? impersonation(user, context.userExtras) : {};
   return {
     server: cluster.server.replace(/\/+$/, ''),
     tls: {
@@ -137,9 +138,8 @@ export function clusterAccess(
 }
 
 /** The user's `as`, `as-groups`, `as-uid` and `as-user-extra`, as client-go sends them. */
-function impersonation(user: User): Record<string, string | string[]> {
+function impersonation(user: User, extras: UserExtras): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  const extras = userExtras(user);
   if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
   if (extras.impersonateGroups?.length) headers['Impersonate-Group'] = extras.impersonateGroups;
   if (extras.impersonateUid) headers['Impersonate-Uid'] = extras.impersonateUid;
@@ -164,16 +164,16 @@ interface CredentialSource {
  * KUBERNETES_EXEC_INFO, and its cache cannot be dropped after a 401.
  */
 function credentialSource(
-  kubeConfig: KubeConfig,
-  user: User | null,
+  context: CurrentContext,
   env: NodeJS.ProcessEnv,
   now: () => number,
   fail: (what: string) => never,
 ): CredentialSource {
+  const { user } = context;
   if (!user) return { token: () => Promise.resolve(undefined) };
   const what = `user "${user.name}"`;
   if (user.exec) {
-    return execSource(user.exec as Record<string, unknown>, kubeConfig, env, now, `${what} exec`);
+    return execSource(user.exec as Record<string, unknown>, context, env, now, `${what} exec`);
   }
   if (user.token) {
     const token = user.token.trim();
@@ -182,22 +182,40 @@ function credentialSource(
   const authProvider = user.authProvider as
     { name?: string; config?: Record<string, unknown> } | undefined | null;
   const tokenFile =
-    userExtras(user).tokenFile ??
+    context.userExtras.tokenFile ??
     (authProvider?.name === 'tokenFile' && typeof authProvider.config?.tokenFile === 'string'
       ? authProvider.config.tokenFile
       : undefined);
   if (tokenFile) return tokenFileSource(tokenFile, `${what} tokenFile`, now, fail);
   if (authProvider) {
+    let kubeConfig: Promise<KubeConfig> | undefined;
     return {
       token: async () => {
         const request: RequestOptions = { headers: {} };
-        await kubeConfig.applyToHTTPSOptions(request);
+        kubeConfig ??= authProviderConfig(context);
+        await (await kubeConfig).applyToHTTPSOptions(request);
         const header = (request.headers as Record<string, unknown>).Authorization;
         return typeof header === 'string' ? header.replace(/^Bearer\s+/i, '') : undefined;
       },
     };
   }
   return { token: () => Promise.resolve(undefined) };
+}
+
+/**
+ * A kubeconfig of just this context, for client-node's authenticators of the auth-providers
+ * (oidc, azure, gcp): client-node is loaded only for a user that has one.
+ */
+async function authProviderConfig({ cluster, user }: CurrentContext): Promise<KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: cluster ? [cluster] : [],
+    users: user ? [user] : [],
+    contexts: [{ name: 'current', cluster: cluster?.name ?? '', user: user?.name ?? '' }],
+    currentContext: 'current',
+  });
+  return kubeConfig;
 }
 
 /** A token read from a file, read again once it is older than a minute, and after a 401. */
@@ -238,12 +256,12 @@ function tokenFileSource(
 /** A token from an exec credential plugin, run again when the credential expires or is refused. */
 function execSource(
   exec: Record<string, unknown>,
-  kubeConfig: KubeConfig,
+  context: CurrentContext,
   env: NodeJS.ProcessEnv,
   now: () => number,
   what: string,
 ): CredentialSource {
-  const plugin = execPlugin(exec, kubeConfig, env, what);
+  const plugin = execPlugin(exec, context, env, what);
   let cached: ExecCredential | undefined;
   let running: Promise<string> | undefined;
   const run = () =>
@@ -282,17 +300,16 @@ interface ExecCredential {
 /** The kubeconfig's `exec`, with the environment client-go gives a plugin (KUBERNETES_EXEC_INFO). */
 function execPlugin(
   exec: Record<string, unknown>,
-  kubeConfig: KubeConfig,
+  { source, cluster }: CurrentContext,
   env: NodeJS.ProcessEnv,
   what: string,
 ): ExecPlugin {
   const command = typeof exec.command === 'string' ? exec.command : '';
-  if (!command) throw new KubeConfigError(`${kubeConfigSource(kubeConfig)}: ${what}: no command`);
+  if (!command) throw new KubeConfigError(`${source}: ${what}: no command`);
   const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
   const apiVersion =
     typeof exec.apiVersion === 'string' ? exec.apiVersion : 'client.authentication.k8s.io/v1';
   const extraEnv = Array.isArray(exec.env) ? (exec.env as unknown[]).filter(isEntry) : [];
-  const cluster = kubeConfig.getCurrentCluster();
   const spec: Record<string, unknown> = { interactive: false };
   if (exec.provideClusterInfo === true && cluster) spec.cluster = execClusterInfo(cluster);
   const childEnv: NodeJS.ProcessEnv = {
@@ -357,6 +374,13 @@ function parseExecCredential(stdout: string): ExecCredential | { problem: string
       ? Date.parse(status.expirationTimestamp)
       : Number.POSITIVE_INFINITY;
   return { token: status.token, expiresAt: Number.isNaN(expires) ? 0 : expires };
+}
+
+/** A certificate or key: the file's content, else the base64 data (client-node's rule). */
+function bufferFromFileOrString(file?: string, data?: string): Buffer | undefined {
+  if (file) return readFileSync(file);
+  if (data) return Buffer.from(data, 'base64');
+  return undefined;
 }
 
 function isEntry(value: unknown): value is Record<string, unknown> {

@@ -8,52 +8,23 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { KubeConfig, type User } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
+import {
+  KubeConfigError,
+  NO_CLUSTER_MESSAGE,
+  SERVICE_ACCOUNT_DIR,
+  type CurrentContext,
+  type LoadKubeConfigOptions,
+  type UserExtras,
+} from './current-context.js';
 
-/** The kubeconfig cannot be found or used; the message says why and where, on one line. */
-export class KubeConfigError extends Error {
-  override name = 'KubeConfigError';
-  constructor(
-    message: string,
-    /** `missing`: there is no kubeconfig at all (each CLI says how to get one its own way). */
-    readonly reason: 'missing' | 'invalid' = 'invalid',
-  ) {
-    super(message);
-  }
-}
-
-export const NO_CLUSTER_MESSAGE =
-  'no cluster to connect to: pass --kubeconfig, set KUBECONFIG, or run in a pod with a service account';
-
-export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
-
-export interface LoadKubeConfigOptions {
-  /** --kubeconfig: this one file, alone. */
-  path?: string;
-  /** --context: used instead of the files' current-context. */
-  context?: string;
-  /** KUBECONFIG, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are read from here. */
-  env: Record<string, string | undefined>;
-  /**
-   * A home directory whose .kube/config is read when neither --kubeconfig nor $KUBECONFIG names a
-   * file, before the service account (kubectl's order). The controller passes none: like
-   * controller-runtime's, it runs in a pod or is told where its kubeconfig is.
-   */
-  home?: string;
-  /** Default: the pod's service account directory. */
-  serviceAccountDir?: string;
-}
-
-/** What client-go reads from a kubeconfig user and client-node's parser leaves out. */
-export interface UserExtras {
-  /** `tokenFile`, made absolute: a bearer token read from this file, read again as it rotates. */
-  tokenFile?: string;
-  /** `as-groups`: Impersonate-Group, one header per group. */
-  impersonateGroups?: string[];
-  /** `as-uid`: Impersonate-Uid. */
-  impersonateUid?: string;
-  /** `as-user-extra`: Impersonate-Extra-<key>, one header per value. */
-  impersonateExtra?: Record<string, string[]>;
-}
+export {
+  KubeConfigError,
+  NO_CLUSTER_MESSAGE,
+  SERVICE_ACCOUNT_DIR,
+  type CurrentContext,
+  type LoadKubeConfigOptions,
+  type UserExtras,
+};
 
 const extras = new WeakMap<User, UserExtras>();
 const sources = new WeakMap<KubeConfig, string>();
@@ -66,6 +37,23 @@ export function userExtras(user: User): UserExtras {
 /** Where `kubeConfig` came from, for a log line (files and context, or the service account). */
 export function kubeConfigSource(kubeConfig: KubeConfig): string {
   return sources.get(kubeConfig) ?? `context ${kubeConfig.getCurrentContext()}`;
+}
+
+/** `loadKubeConfig` in this process, for what loads client-node anyway (CLIs, tests). */
+export function readKubeConfigHere(options: LoadKubeConfigOptions): CurrentContext {
+  return currentContext(loadKubeConfig(options));
+}
+
+/** The current context of a loaded kubeconfig, as plain data. */
+export function currentContext(kubeConfig: KubeConfig): CurrentContext {
+  const cluster = kubeConfig.getCurrentCluster();
+  const user = kubeConfig.getCurrentUser();
+  return {
+    source: kubeConfigSource(kubeConfig),
+    ...(cluster ? { cluster } : {}),
+    ...(user ? { user } : {}),
+    userExtras: user ? userExtras(user) : {},
+  };
 }
 
 /**

@@ -5,7 +5,11 @@ import type { Infrastructure, MapiMachineSet } from '../../api/types.js';
 import { clusterAccess } from '../../kube/cluster-access.js';
 import { describeError, isNotFound, statusCode } from '../../kube/errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, KubeClient } from '../../kube/http-client.js';
-import { KubeConfigError, loadKubeConfig as loadKubeConfigFile } from '../../kube/kubeconfig.js';
+import {
+  currentContext,
+  KubeConfigError,
+  loadKubeConfig as loadKubeConfigFile,
+} from '../../kube/kubeconfig.js';
 import {
   INFRASTRUCTURE,
   INFRASTRUCTURE_NAME,
@@ -50,7 +54,7 @@ export async function readCluster(
 ): Promise<ClusterRead> {
   let client: KubeClient;
   try {
-    client = new KubeClient(clusterAccess(kubeConfig, { env }), {
+    client = new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
       timeoutMs,
       userAgent: 'mapi-capi-sync-check',
     });

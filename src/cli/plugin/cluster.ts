@@ -6,7 +6,11 @@ import type { KubeObject } from '../../api/types.js';
 import { clusterAccess } from '../../kube/cluster-access.js';
 import { describeError, statusCode } from '../../kube/errors.js';
 import { KubeClient } from '../../kube/http-client.js';
-import { KubeConfigError, loadKubeConfig as loadKubeConfigFile } from '../../kube/kubeconfig.js';
+import {
+  currentContext,
+  KubeConfigError,
+  loadKubeConfig as loadKubeConfigFile,
+} from '../../kube/kubeconfig.js';
 import { resourcePath, type Resource } from '../../kube/resources.js';
 import type { PluginFlags } from './flags.js';
 
@@ -82,7 +86,7 @@ export function clusterReader(
 ): ClusterReader {
   let client: KubeClient;
   try {
-    client = new KubeClient(clusterAccess(kubeConfig, { env }), {
+    client = new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
       timeoutMs: REQUEST_TIMEOUT_MS,
       userAgent: 'kubectl-mapi_capi_sync',
     });

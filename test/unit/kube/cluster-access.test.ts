@@ -9,6 +9,8 @@ import {
   loadClusterAccess,
   NO_CLUSTER_MESSAGE,
 } from '../../../src/kube/cluster-access.js';
+import { loadKubeConfigApart } from '../../../src/kube/kubeconfig-apart.js';
+import { readKubeConfigHere } from '../../../src/kube/kubeconfig.js';
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nca\n-----END CERTIFICATE-----\n');
 const CERT = Buffer.from('-----BEGIN CERTIFICATE-----\ncert\n-----END CERTIFICATE-----\n');
@@ -56,6 +58,7 @@ describe('loadClusterAccess', () => {
 
   it('reads a token user and the CA data, and says where from', async () => {
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({
         cluster: {
           'certificate-authority-data': CA.toString('base64'),
@@ -78,6 +81,7 @@ describe('loadClusterAccess', () => {
     writeFileSync(join(dir, 'pki', 'ca.crt'), CA);
     writeFileSync(join(dir, 'pki', 'client.key'), KEY);
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({
         cluster: { 'certificate-authority': 'pki/ca.crt', 'tls-server-name': 'kubernetes' },
         user: {
@@ -96,6 +100,7 @@ describe('loadClusterAccess', () => {
 
   it('honours insecure-skip-tls-verify', () => {
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({ cluster: { 'insecure-skip-tls-verify': true } }),
       env: {},
     });
@@ -112,7 +117,9 @@ describe('loadClusterAccess', () => {
     ];
     for (const [parts, message] of cases) {
       const path = kubeconfig(parts);
-      const err = failure(() => loadClusterAccess({ kubeconfigPath: path, env: {} }));
+      const err = failure(() =>
+        loadClusterAccess({ read: readKubeConfigHere, kubeconfigPath: path, env: {} }),
+      );
       expect(err, message).to.be.instanceOf(KubeConfigError);
       expect(err.message).to.contain(`kubeconfig ${path}`).and.to.contain(message);
     }
@@ -126,11 +133,15 @@ describe('loadClusterAccess', () => {
       }),
     );
     expect(
-      failure(() => loadClusterAccess({ kubeconfigPath: unknownUser, env: {} })).message,
+      failure(() =>
+        loadClusterAccess({ read: readKubeConfigHere, kubeconfigPath: unknownUser, env: {} }),
+      ).message,
     ).to.contain('user "nobody" (context "x") is not defined');
     writeFileSync(unknownUser, '{ not: [yaml');
     expect(
-      failure(() => loadClusterAccess({ kubeconfigPath: unknownUser, env: {} })),
+      failure(() =>
+        loadClusterAccess({ read: readKubeConfigHere, kubeconfigPath: unknownUser, env: {} }),
+      ),
     ).to.be.instanceOf(KubeConfigError);
   });
 
@@ -138,6 +149,7 @@ describe('loadClusterAccess', () => {
     let now = 0;
     writeFileSync(join(dir, 'token'), 'one\n');
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({ user: { tokenFile: 'token' } }),
       env: {},
       now: () => now,
@@ -166,6 +178,7 @@ describe('loadClusterAccess', () => {
     );
     chmodSync(script, 0o755);
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({
         user: {
           exec: {
@@ -197,6 +210,7 @@ describe('loadClusterAccess', () => {
     writeFileSync(script, '#!/bin/sh\necho "please log in" >&2\nexit 3\n');
     chmodSync(script, 0o755);
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({ user: { exec: { command: script } } }),
       env: {},
     });
@@ -212,6 +226,7 @@ describe('loadClusterAccess', () => {
     writeFileSync(join(dir, 'ca.crt'), CA);
     writeFileSync(join(dir, 'token'), 'sa-1');
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' },
       serviceAccountDir: dir,
       now: () => now,
@@ -228,11 +243,39 @@ describe('loadClusterAccess', () => {
   it('prefers the kubeconfig over the service account, and says how to connect when there is neither', () => {
     const path = kubeconfig({ user: { token: 't' } });
     const env = { KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' };
-    expect(loadClusterAccess({ kubeconfigPath: path, env }).server).to.equal(
-      'https://api.example:6443',
-    );
-    const err = failure(() => loadClusterAccess({ env: {} }));
+    expect(
+      loadClusterAccess({ read: readKubeConfigHere, kubeconfigPath: path, env }).server,
+    ).to.equal('https://api.example:6443');
+    const err = failure(() => loadClusterAccess({ read: readKubeConfigHere, env: {} }));
     expect(err).to.be.instanceOf(KubeConfigError);
     expect(err.message).to.equal(NO_CLUSTER_MESSAGE);
+  });
+
+  describe('the loader run apart, as the controller runs it', function () {
+    // A node process of its own per load; slow under a TypeScript loader on a busy machine.
+    this.timeout(60_000);
+
+    it('gives the current context the loader gives in this process, as plain data', () => {
+      const path = kubeconfig({
+        cluster: { 'certificate-authority-data': CA.toString('base64') },
+        user: { token: 't', as: 'someone', 'as-groups': ['a', 'b'] },
+      });
+      const apart = loadKubeConfigApart({ path, env: {} });
+      // Fields left undefined here do not cross the process boundary; nothing reads them.
+      const here = JSON.parse(JSON.stringify(readKubeConfigHere({ path, env: {} }))) as unknown;
+      expect(apart).to.deep.equal(here);
+      expect(apart.userExtras).to.deep.equal({ impersonateGroups: ['a', 'b'] });
+      expect(loadClusterAccess({ kubeconfigPath: path, env: {} }).headers).to.deep.equal({
+        'Impersonate-User': 'someone',
+        'Impersonate-Group': ['a', 'b'],
+      });
+    });
+
+    it('fails with the loader’s own error and reason', () => {
+      const err = failure(() => loadClusterAccess({ env: {} }));
+      expect(err).to.be.instanceOf(KubeConfigError);
+      expect(err.message).to.equal(NO_CLUSTER_MESSAGE);
+      expect((err as KubeConfigError).reason).to.equal('missing');
+    });
   });
 });

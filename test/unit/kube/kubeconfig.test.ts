@@ -10,7 +10,12 @@ import { delimiter, join } from 'node:path';
 import { expect } from 'chai';
 import { clusterAccess, loadClusterAccess } from '../../../src/kube/cluster-access.js';
 import { ApiError, KubeClient } from '../../../src/kube/http-client.js';
-import { KubeConfigError, loadKubeConfig } from '../../../src/kube/kubeconfig.js';
+import {
+  currentContext,
+  KubeConfigError,
+  loadKubeConfig,
+  readKubeConfigHere,
+} from '../../../src/kube/kubeconfig.js';
 
 const LEASE = { kind: 'Lease', metadata: { name: 'l', namespace: 'ns' } };
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/ns/leases/l';
@@ -99,7 +104,10 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
         clusters: [{ name: 'other', cluster: { server: 'https://other.invalid:6443' } }],
         users: [{ name: 'from-b', user: { token: 'token-from-b' } }],
       });
-      const access = loadClusterAccess({ env: { KUBECONFIG: [a, b].join(delimiter) } });
+      const access = loadClusterAccess({
+        read: readKubeConfigHere,
+        env: { KUBECONFIG: [a, b].join(delimiter) },
+      });
       expect(access.server).to.equal(url);
       expect(access.source).to.equal(`kubeconfig ${a}${delimiter}${b} (context work)`);
       expect(await get(client(access))).to.deep.equal(LEASE);
@@ -131,15 +139,19 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
         ],
       });
       const env = { KUBECONFIG: path };
-      expect(loadClusterAccess({ kubeconfigPath: other, env }).server).to.equal('https://x:6443');
-      expect(loadClusterAccess({ kubeconfigPath: other, context: 'y', env }).server).to.equal(
-        'https://y:6443',
-      );
+      expect(
+        loadClusterAccess({ read: readKubeConfigHere, kubeconfigPath: other, env }).server,
+      ).to.equal('https://x:6443');
+      expect(
+        loadClusterAccess({ read: readKubeConfigHere, kubeconfigPath: other, context: 'y', env })
+          .server,
+      ).to.equal('https://y:6443');
     });
   });
 
   it('sends the impersonation of the kubeconfig user: as, as-groups, as-uid, as-user-extra', async () => {
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({
         token: 'admin',
         as: 'jane',
@@ -164,6 +176,7 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
   it('re-reads a tokenFile after a 401 and sends the request again with the new token', async () => {
     writeFileSync(join(dir, 'token'), 'old\n');
     const access = loadClusterAccess({
+      read: readKubeConfigHere,
       kubeconfigPath: kubeconfig({ tokenFile: 'token' }),
       env: {},
     });
@@ -175,7 +188,11 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
 
   it('does not send a request again after a 401 to a static token: nothing would change', async () => {
     handler = acceptOnly('good');
-    const access = loadClusterAccess({ kubeconfigPath: kubeconfig({ token: 'bad' }), env: {} });
+    const access = loadClusterAccess({
+      read: readKubeConfigHere,
+      kubeconfigPath: kubeconfig({ token: 'bad' }),
+      env: {},
+    });
     const err = await get(client(access)).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(ApiError).with.property('code', 401);
     expect(tokensSeen()).to.deep.equal(['Bearer bad']);
@@ -202,7 +219,7 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
       return { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: script } };
     }
     const load = (user: Record<string, unknown>) =>
-      clusterAccess(loadKubeConfig({ path: kubeconfig(user), env: {} }), {
+      clusterAccess(currentContext(loadKubeConfig({ path: kubeconfig(user), env: {} })), {
         env: { PATH: process.env.PATH },
         now: () => now,
       });
@@ -297,6 +314,7 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
     try {
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       const access = loadClusterAccess({
+        read: readKubeConfigHere,
         kubeconfigPath: kubeconfig({ token: 't' }, { 'proxy-url': proxyUrl }),
         env: {},
       });
@@ -327,7 +345,7 @@ describe('one loader, one transport: kubeconfig to KubeClient', () => {
     expect(kubeConfig.getContextObject(kubeConfig.currentContext)?.namespace).to.equal(
       'openshift-cluster-api',
     );
-    const access = clusterAccess(kubeConfig);
+    const access = clusterAccess(currentContext(kubeConfig));
     expect(access.server).to.equal('https://10.0.0.1:443');
     expect(await access.token()).to.equal('sa-token');
     expect(access.source).to.equal('in-cluster service account');
