@@ -5,4 +5,5 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/hack/lib.sh"
 ensure_node_modules "$ROOT"
+bash "$ROOT/hack/build-all.sh" --demo
 cd "$ROOT" && exec npm run --silent demo

@@ -51,6 +51,12 @@ $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servi
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 "
 
+# --modules: only list the modules, so that a caller can download them ahead (hack/build-all.sh).
+if [ "${1:-}" = --modules ]; then
+  echo "$CRDS" | awk 'NF { print $1 }' | sort -u
+  exit 0
+fi
+
 require_tool go "install the Go toolchain: the CRDs are fetched through the Go module proxy"
 KEY="$(echo "$CRDS" | sha256sum | cut -c1-16)"
 OUT="$CACHE_ROOT/crds/$KEY"
