@@ -13,11 +13,12 @@ import type {
 import type { PlatformConverter } from '../conversion/types.js';
 import { CAPI_MACHINE, INFRASTRUCTURE_NAME, MAPI_MACHINE } from '../kube/resources.js';
 import { planMachineMigration } from '../migration/machine.js';
+import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { planMachine } from '../sync/machine/plan.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
 import { MachineReason } from '../sync/conditions.js';
-import { controllingMachineSet } from '../sync/steps.js';
 import { infrastructureResource } from './reconciler.js';
+import { owningMachineSetName } from './watches.js';
 import {
   handshakeFirst,
   StepReconciler,
@@ -51,13 +52,6 @@ export interface MachineReconcilerOptions extends StepReconcilerOptions {
   now: () => Date;
 }
 
-const MAPI_GROUP = 'machine.openshift.io/';
-
-/** The name of the MachineSet of this API group that controls the object, if one does. */
-export function owningMachineSetName(object: KubeObject, groupPrefix: string): string | undefined {
-  return controllingMachineSet(object, groupPrefix)?.name;
-}
-
 /** Reconciles one Machine by name: the handshake first, then the sync. */
 export type MachineReconciler = StepReconciler<MachineObserved>;
 
@@ -83,8 +77,8 @@ export function observeMachine(
   const mirror = caches.capiMachines.get(`${capiNamespace}/${name}`);
   const infraName = mirror?.spec.infrastructureRef?.name ?? name;
   const setName =
-    (mapi && owningMachineSetName(mapi, MAPI_GROUP)) ??
-    (mirror && owningMachineSetName(mirror, 'cluster.x-k8s.io/'));
+    (mapi && owningMachineSetName(mapi, MAPI_GROUP_PREFIX)) ??
+    (mirror && owningMachineSetName(mirror, CAPI_GROUP_PREFIX));
   const clusterName = infrastructure?.status?.infrastructureName;
   return {
     mapiNamespace,
