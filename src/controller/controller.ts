@@ -37,8 +37,8 @@ import {
 } from './controllers.js';
 import { machineReconciler, type MachineReconciler } from './machine-reconciler.js';
 import { KindInformers, Manager } from './manager.js';
+import { clusterPlatform } from './mirror-reconciler.js';
 import {
-  clusterPlatform,
   machineSetReconciler,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
@@ -163,6 +163,7 @@ function reconcilers(
   const shared = {
     mapiNamespace,
     capiNamespace,
+    ...(options.platform ? { platform: options.platform } : {}),
     converterFor: options.converterFor,
     migration: options.migration ?? true,
     writer: createObjectWriter(client),
@@ -177,14 +178,9 @@ function reconcilers(
   const infrastructureMachines = (converter: PlatformConverter) =>
     converter.machine ? asCache(sources.infrastructureMachines.for(converter.machine)) : undefined;
   return {
-    reconciler: machineSetReconciler({
-      ...(options.platform ? { platform: options.platform } : {}),
-      caches: { ...caches, templates },
-      ...shared,
-    }),
+    reconciler: machineSetReconciler({ caches: { ...caches, templates }, ...shared }),
     machineReconciler: machineReconciler({
       caches: { ...caches, infrastructureMachines },
-      platform: () => clusterPlatform(caches.infrastructures, options.platform),
       ...shared,
     }),
   };

@@ -184,15 +184,6 @@ export interface ReconcilerParts<O extends ObservedBase> {
   refusalReasons: RefusalReasons;
 }
 
-/** A plan that runs the migration handshake first (unless it is off), then the sync. */
-export function handshakeFirst<O>(
-  migration: boolean | undefined,
-  handshake: (observed: O) => Step | undefined,
-  sync: (observed: O) => Step,
-): (observed: O) => Step {
-  return (observed) => (migration === false ? undefined : handshake(observed)) ?? sync(observed);
-}
-
 export class StepReconciler<O extends ObservedBase> {
   /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
   completed = 0;
