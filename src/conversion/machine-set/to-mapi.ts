@@ -61,36 +61,36 @@ export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMac
   const current = readMachineSet(input.mapi, new ConversionReport());
   const spec = currentSpec(input.mapi);
 
-  const labels = labelsToMapi(capi.templateLabels, {
-    machine: current.templateLabels,
-    node: current.nodeLabels,
+  const labels = labelsToMapi(capi.template.labels, {
+    machine: current.template.labels,
+    node: current.template.nodeLabels,
   });
   const isHook = (key: string) =>
     key.startsWith(PRE_DRAIN_HOOK) || key.startsWith(PRE_TERMINATE_HOOK);
   const annotations = annotationsToMapi(
-    capi.templateAnnotations.filter((entry) => !isHook(entry.key)),
-    { machine: current.templateAnnotations, node: current.nodeAnnotations },
+    capi.template.annotations.filter((entry) => !isHook(entry.key)),
+    { machine: current.template.annotations, node: current.template.nodeAnnotations },
   );
   const preDrain = hooksToMapi(
-    capi.templateAnnotations,
+    capi.template.annotations,
     PRE_DRAIN_HOOK,
-    current.preDrainHooks,
+    current.template.preDrainHooks,
     report,
   );
   const preTerminate = hooksToMapi(
-    capi.templateAnnotations,
+    capi.template.annotations,
     PRE_TERMINATE_HOOK,
-    current.preTerminateHooks,
+    current.template.preTerminateHooks,
     report,
   );
   const machineSpec = existingObject(existingObject(spec, 'template') ?? {}, 'spec') ?? {};
-  const taints = taintsToMapi(capi.taints, currentMapiTaints(machineSpec.taints), report);
+  const taints = taintsToMapi(capi.template.taints, currentMapiTaints(machineSpec.taints), report);
   checkKeptSelector(current.selector, labels.machine, report);
   const controlPlane = isControlPlane(Object.fromEntries(labels.machine));
   const providerSpec = convertTemplate(
     input,
     capi,
-    current.providerSpec.value,
+    current.template.providerSpec.value,
     controlPlane,
     report,
   );
@@ -99,7 +99,7 @@ export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMac
   }
 
   spec.replicas = capi.replicas ?? 1;
-  putNumber(spec, 'minReadySeconds', capi.minReadySeconds ?? 0);
+  putNumber(spec, 'minReadySeconds', capi.template.minReadySeconds ?? 0);
   const order = capi.deletionOrder ?? 'Random';
   if (order !== 'Random' || (current.deletePolicy ?? 'Random') !== 'Random') {
     spec.deletePolicy = order;
@@ -150,7 +150,7 @@ function convertTemplate(
 ) {
   const { converter, template, infrastructure } = input;
   const expected = converter.template.kind;
-  const { apiGroup, kind, name } = capi.infrastructureRef;
+  const { apiGroup, kind, name } = capi.template.infrastructureRef;
   if (apiGroup !== undefined && apiGroup !== INFRASTRUCTURE_GROUP) {
     report.error(
       `${REF_PATH}.apiGroup`,
@@ -203,8 +203,12 @@ function convertTemplate(
   const result = converter.toMapi(spec, {
     infrastructure,
     path,
-    ...(capi.failureDomain !== undefined ? { failureDomain: capi.failureDomain } : {}),
-    ...(capi.dataSecretName !== undefined ? { userDataSecretName: capi.dataSecretName } : {}),
+    ...(capi.template.failureDomain !== undefined
+      ? { failureDomain: capi.template.failureDomain }
+      : {}),
+    ...(capi.template.dataSecretName !== undefined
+      ? { userDataSecretName: capi.template.dataSecretName }
+      : {}),
     current,
     controlPlane,
   });

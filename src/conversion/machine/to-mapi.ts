@@ -22,7 +22,8 @@ import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/me
 import { annotationsToMapi, hooksToMapi, labelsToMapi } from '../common/to-mapi-metadata.js';
 import { currentMapiTaints, taintsToMapi } from '../common/taints.js';
 import type { Conversion, PlatformConverter } from '../types.js';
-import { type CapiMachineInput, readCapiMachine } from './capi-input.js';
+import type { CapiMachineInput } from '../common/capi-machine-spec.js';
+import { readCapiMachine } from './capi-input.js';
 import { readMachine } from './input.js';
 
 export interface MachineReverseInput {
