@@ -25,6 +25,7 @@ import {
 import { createObjectWriter } from '../kube/writer.js';
 import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
+import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
 import { asCache, machineCache } from './caches.js';
@@ -36,8 +37,8 @@ import {
 } from './controllers.js';
 import { machineReconciler, type MachineReconciler } from './machine-reconciler.js';
 import { KindInformers, Manager } from './manager.js';
+import { clusterPlatform } from './mirror-reconciler.js';
 import {
-  clusterPlatform,
   machineSetReconciler,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
@@ -50,7 +51,7 @@ import {
   type Reconciler,
 } from './reconciler.js';
 import type { ReconcileResult } from './step-reconciler.js';
-import { CAPI_GROUP, MAPI_GROUP, machineSetOf } from './watches.js';
+import { machineSetOf } from './watches.js';
 import { runWorkers } from './workers.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -120,10 +121,10 @@ function watchedInformers(
     clusters: manager.informer(CAPI_CLUSTER, capiNamespace),
     infrastructures: manager.informer<Infrastructure>(INFRASTRUCTURE),
     mapiMachines: manager.informer<MapiMachine>(MAPI_MACHINE, mapiNamespace, (i) =>
-      i.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, MAPI_GROUP)),
+      i.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, MAPI_GROUP_PREFIX)),
     ),
     capiMachines: manager.informer(CAPI_MACHINE, capiNamespace, (i) =>
-      i.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, CAPI_GROUP)),
+      i.addIndex(BY_MACHINE_SET, (m) => machineSetOf(m, CAPI_GROUP_PREFIX)),
     ),
     templates: new KindInformers<MachineTemplate>(manager, {
       namespace: capiNamespace,
@@ -156,12 +157,13 @@ function reconcilers(
     capiMachineSets: asCache(sources.capiMachineSets),
     clusters: asCache(sources.clusters),
     infrastructures: asCache(sources.infrastructures),
-    mapiMachines: machineCache(sources.mapiMachines, MAPI_GROUP, wakeMachineSet),
-    capiMachines: machineCache(sources.capiMachines, CAPI_GROUP, wakeMachineSet),
+    mapiMachines: machineCache(sources.mapiMachines, MAPI_GROUP_PREFIX, wakeMachineSet),
+    capiMachines: machineCache(sources.capiMachines, CAPI_GROUP_PREFIX, wakeMachineSet),
   };
   const shared = {
     mapiNamespace,
     capiNamespace,
+    ...(options.platform ? { platform: options.platform } : {}),
     converterFor: options.converterFor,
     migration: options.migration ?? true,
     writer: createObjectWriter(client),
@@ -176,14 +178,9 @@ function reconcilers(
   const infrastructureMachines = (converter: PlatformConverter) =>
     converter.machine ? asCache(sources.infrastructureMachines.for(converter.machine)) : undefined;
   return {
-    reconciler: machineSetReconciler({
-      ...(options.platform ? { platform: options.platform } : {}),
-      caches: { ...caches, templates },
-      ...shared,
-    }),
+    reconciler: machineSetReconciler({ caches: { ...caches, templates }, ...shared }),
     machineReconciler: machineReconciler({
       caches: { ...caches, infrastructureMachines },
-      platform: () => clusterPlatform(caches.infrastructures, options.platform),
       ...shared,
     }),
   };

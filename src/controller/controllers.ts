@@ -12,6 +12,7 @@ import type {
   MapiMachineSet,
 } from '../api/types.js';
 import type { Informer, InformerHandler } from '../kube/informer.js';
+import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import type { MachineReconciler } from './machine-reconciler.js';
 import type { KindInformers } from './manager.js';
@@ -22,7 +23,6 @@ import {
 } from './reconciler.js';
 import type { ReconcileResult } from './step-reconciler.js';
 import {
-  CAPI_GROUP,
   clusterIdentityChanged,
   infrastructureChanged,
   itself,
@@ -33,7 +33,6 @@ import {
   machineSetsReadingTemplate,
   machineSetsReleasedBy,
   machinesOfMachineSet,
-  MAPI_GROUP,
   type MapFunc,
 } from './watches.js';
 
@@ -118,8 +117,8 @@ export function machineSetController(sources: Sources, reconciler: Reconciler): 
     watches: [
       watch(mapiMachineSets, itself),
       watch(capiMachineSets, (e) => [...itself(e), ...machineSetsReleasedBy(e, sourceOf)]),
-      watch(sources.mapiMachines, (e) => machineSetOfMachine(e, MAPI_GROUP)),
-      watch(sources.capiMachines, (e) => machineSetOfMachine(e, CAPI_GROUP)),
+      watch(sources.mapiMachines, (e) => machineSetOfMachine(e, MAPI_GROUP_PREFIX)),
+      watch(sources.capiMachines, (e) => machineSetOfMachine(e, CAPI_GROUP_PREFIX)),
       ...clusterWatches(sources, all),
       watchKinds(templates, (kind) => (e) => machineSetsReadingTemplate(e, kind, usersOf)),
     ],

@@ -11,7 +11,7 @@ import {
 } from '../kube/informer.js';
 import type { Resource } from '../kube/resources.js';
 import type { Logger } from '../logging.js';
-import { infrastructureResource } from './reconciler.js';
+import { infrastructureResource } from './mirror-reconciler.js';
 
 export class Manager {
   /** What the manager does with each informer: start, sync and stop them together. */

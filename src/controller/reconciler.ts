@@ -3,7 +3,6 @@
 import type {
   CapiMachine,
   CapiMachineSet,
-  Infrastructure,
   KubeObject,
   MachineTemplate,
   MapiMachine,
@@ -13,10 +12,8 @@ import type { PlatformConverter } from '../conversion/types.js';
 import {
   CAPI_CLUSTER,
   CAPI_MACHINE_SET,
-  INFRASTRUCTURE_NAME,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
-  type Resource,
 } from '../kube/resources.js';
 import { planMigration } from '../migration/plan.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
@@ -26,21 +23,18 @@ import { planNext } from '../sync/machine-set/plan.js';
 import { Reason } from '../sync/conditions.js';
 import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
-  handshakeFirst,
-  StepReconciler,
-  type RefusalReasons,
-  type CachedResource,
-  type ObjectCache,
-  type StepReconcilerOptions,
-} from './step-reconciler.js';
+  mirrorReconciler,
+  type ClusterCaches,
+  type MirrorKind,
+  type MirrorReconcilerOptions,
+} from './mirror-reconciler.js';
+import type { ObjectCache, StepReconciler } from './step-reconciler.js';
 
 export type { ObjectCache, ReconcileResult } from './step-reconciler.js';
 
-export interface ReconcilerCaches {
+export interface ReconcilerCaches extends ClusterCaches {
   mapiMachineSets: ObjectCache<MapiMachineSet>;
   capiMachineSets: ObjectCache<CapiMachineSet>;
-  clusters: ObjectCache<KubeObject>;
-  infrastructures: ObjectCache<Infrastructure>;
   /** The template cache of the platform's kind, once the platform is known. */
   templates(converter: PlatformConverter): ObjectCache<MachineTemplate> | undefined;
   /** Machines on both sides, when the controller mirrors them. */
@@ -48,29 +42,8 @@ export interface ReconcilerCaches {
   capiMachines?: ObjectCache<CapiMachine>;
 }
 
-export interface ReconcilerOptions extends StepReconcilerOptions {
-  mapiNamespace: string;
-  capiNamespace: string;
-  /** Overrides the Infrastructure's platform. */
-  platform?: string;
-  caches: ReconcilerCaches;
-  converterFor: (platform: string | undefined) => PlatformConverter | undefined;
-  /** Runs the migration handshake before the sync (default); off where OpenShift's own runs. */
-  migration?: boolean;
-  now: () => Date;
-}
+export type ReconcilerOptions = MirrorReconcilerOptions<ReconcilerCaches>;
 
-/** The resource of a platform's infrastructure kind (template or machine). */
-export function infrastructureResource(type: {
-  apiVersion: string;
-  kind: string;
-  plural: string;
-}): Resource {
-  const [group = '', version = ''] = type.apiVersion.split('/');
-  return { group, version, plural: type.plural, kind: type.kind, namespaced: true };
-}
-
-/** The objects whose controller (owner reference with controller: true) has this uid. */
 /** Index of templates by the MachineSet named in their source annotation (ours). */
 export const TEMPLATES_BY_SOURCE = 'source';
 /** Index of templates by their name without the spec hash (any template under a MachineSet's names). */
@@ -168,6 +141,7 @@ function machinesOf<T extends KubeObject>(
   return controlledBy(cache.byIndex?.(MACHINES_BY_MACHINE_SET, name) ?? cache.list(), uid);
 }
 
+/** The objects whose controller (owner reference with controller: true) has this uid. */
 export function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefined): T[] {
   if (!uid) return [];
   return objects.filter((o) =>
@@ -178,84 +152,44 @@ export function controlledBy<T extends KubeObject>(objects: T[], uid: string | u
 /** Reconciles one MachineSet by name: the handshake first, then the sync. */
 export type Reconciler = StepReconciler<Observed>;
 
-const MACHINE_SET_REFUSALS: RefusalReasons = {
-  mapi: Reason.MapiUpdateFailed,
-  capiCreate: Reason.CreateFailed,
-  capi: Reason.UpdateFailed,
-  infrastructure: Reason.TemplateUpdateFailed,
-};
-
-/** Which platform the cluster runs on: the override, else the Infrastructure's. */
-export function clusterPlatform(
-  infrastructures: ObjectCache<Infrastructure>,
-  override: string | undefined,
-): string | undefined {
-  const infrastructure = infrastructures.get(INFRASTRUCTURE_NAME);
-  return (
-    override ?? infrastructure?.status?.platformStatus?.type ?? infrastructure?.status?.platform
-  );
-}
-
-/** What the MachineSet plans read: both sides, the templates, the cluster, the Machines. */
-export function observeMachineSet(options: ReconcilerOptions, name: string): Observed | undefined {
-  const { caches, mapiNamespace, capiNamespace } = options;
-  const infrastructure = caches.infrastructures.get(INFRASTRUCTURE_NAME);
-  const platform = clusterPlatform(caches.infrastructures, options.platform);
-  const converter = options.converterFor(platform);
-  const templateCache = converter ? caches.templates(converter) : undefined;
-  if (converter && !templateCache?.hasSynced()) return undefined;
-  const clusterName = infrastructure?.status?.infrastructureName;
-  const mapi = caches.mapiMachineSets.get(`${mapiNamespace}/${name}`);
-  const mirror = caches.capiMachineSets.get(`${capiNamespace}/${name}`);
-  const templates = templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [];
-  return {
-    mapiNamespace,
-    capiNamespace,
-    name,
-    mapi,
-    mirror,
-    templates,
-    templateUsers: templateUsersOf(caches.capiMachineSets, templates, name),
-    cluster: clusterName ? caches.clusters.get(`${capiNamespace}/${clusterName}`) : undefined,
-    infrastructure,
-    converter,
-    platform,
-    machines: {
-      mapi: machinesOf(caches.mapiMachines, name, mapi?.metadata.uid),
-      capi: machinesOf(caches.capiMachines, name, mirror?.metadata.uid),
-    },
-    now: options.now().toISOString(),
-  };
-}
-
-/** The resources a MachineSet's steps write, with their caches. */
-function writableByMachineSet(caches: ReconcilerCaches, observed: Observed): CachedResource[] {
-  const list: CachedResource[] = [
+/** MachineSets: the MAPI MachineSet, its CAPI mirror and the platform's machine template. */
+const MACHINE_SET: MirrorKind<Observed, ReconcilerCaches, MachineTemplate> = {
+  subject: 'machineSet',
+  sides: (caches) => ({ mapi: caches.mapiMachineSets, mirror: caches.capiMachineSets }),
+  infrastructure: (caches, converter) => ({
+    type: converter.template,
+    cache: caches.templates(converter),
+  }),
+  // Besides both sides: the templates, the Machines.
+  observe: (caches, observed, templateCache) => {
+    const { capiNamespace, name, mapi, mirror } = observed;
+    const templates = templateCache ? templatesFor(templateCache, capiNamespace, name, mirror) : [];
+    return {
+      ...observed,
+      templates,
+      templateUsers: templateUsersOf(caches.capiMachineSets, templates, name),
+      machines: {
+        mapi: machinesOf(caches.mapiMachines, name, mapi?.metadata.uid),
+        capi: machinesOf(caches.capiMachines, name, mirror?.metadata.uid),
+      },
+    };
+  },
+  handshake: planMigration,
+  sync: planNext,
+  writes: (caches) => [
     { resource: MAPI_MACHINE_SET, cache: caches.mapiMachineSets },
     { resource: CAPI_MACHINE_SET, cache: caches.capiMachineSets },
     { resource: CAPI_CLUSTER },
     { resource: MAPI_MACHINE, cache: caches.mapiMachines },
-  ];
-  const { converter } = observed;
-  if (converter) {
-    list.push({
-      resource: infrastructureResource(converter.template),
-      cache: caches.templates(converter),
-    });
-  }
-  return list;
-}
+  ],
+  refusalReasons: {
+    mapi: Reason.MapiUpdateFailed,
+    capiCreate: Reason.CreateFailed,
+    capi: Reason.UpdateFailed,
+    infrastructure: Reason.TemplateUpdateFailed,
+  },
+};
 
 export function machineSetReconciler(options: ReconcilerOptions): Reconciler {
-  return new StepReconciler<Observed>(
-    {
-      subject: 'machineSet',
-      observe: (name) => observeMachineSet(options, name),
-      plan: handshakeFirst(options.migration, planMigration, planNext),
-      writable: (observed) => writableByMachineSet(options.caches, observed),
-      reportedOn: (observed) => observed.mapi,
-      refusalReasons: MACHINE_SET_REFUSALS,
-    },
-    options,
-  );
+  return mirrorReconciler(MACHINE_SET, options);
 }

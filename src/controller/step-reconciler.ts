@@ -14,6 +14,7 @@ import type { EventRecorder } from '../kube/events.js';
 import { objectKey, resourceOf, type Resource } from '../kube/resources.js';
 import type { ObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
+import { CAPI_GROUP, MAPI_GROUP } from '../model/api-groups.js';
 import { stableHash } from '../model/naming.js';
 import type { SyncReason } from '../sync/conditions.js';
 import { reportFailure, type ReportingObject } from '../sync/report.js';
@@ -89,9 +90,8 @@ export interface RefusalReasons {
 
 function refusalReason(step: WriteStep, reasons: RefusalReasons): SyncReason {
   const group = step.object.apiVersion.split('/')[0];
-  if (group === 'machine.openshift.io') return reasons.mapi;
-  if (group === 'cluster.x-k8s.io')
-    return step.kind === 'create' ? reasons.capiCreate : reasons.capi;
+  if (group === MAPI_GROUP) return reasons.mapi;
+  if (group === CAPI_GROUP) return step.kind === 'create' ? reasons.capiCreate : reasons.capi;
   return reasons.infrastructure;
 }
 
@@ -182,15 +182,6 @@ export interface ReconcilerParts<O extends ObservedBase> {
   reportedOn(observed: O): ReportingObject | undefined;
   /** How a refused write whose step names no failure reason is reported. */
   refusalReasons: RefusalReasons;
-}
-
-/** A plan that runs the migration handshake first (unless it is off), then the sync. */
-export function handshakeFirst<O>(
-  migration: boolean | undefined,
-  handshake: (observed: O) => Step | undefined,
-  sync: (observed: O) => Step,
-): (observed: O) => Step {
-  return (observed) => (migration === false ? undefined : handshake(observed)) ?? sync(observed);
 }
 
 export class StepReconciler<O extends ObservedBase> {

@@ -11,12 +11,10 @@ import type {
   MapiMachine,
 } from '../api/types.js';
 import type { InformerEvent } from '../kube/informer.js';
+import { CAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
-import { owningMachineSetName } from './machine-reconciler.js';
+import { controllingMachineSet } from '../sync/steps.js';
 import { templateRef, templatesOf } from './reconciler.js';
-
-export const MAPI_GROUP = 'machine.openshift.io/';
-export const CAPI_GROUP = 'cluster.x-k8s.io/';
 
 /** Machine keys share the queue with MachineSet names, which never contain a slash. */
 const MACHINE_PREFIX = 'machine/';
@@ -42,6 +40,11 @@ export function change<T>(event: InformerEvent<T>): {
 
 /** An object wakes itself: a MachineSet or a Machine, on either side. */
 export const itself = (event: InformerEvent<KubeObject>): string[] => [event.object.metadata.name];
+
+/** The name of the MachineSet of this API group that controls the object, if one does. */
+export function owningMachineSetName(object: KubeObject, groupPrefix: string): string | undefined {
+  return controllingMachineSet(object, groupPrefix)?.name;
+}
 
 /** A Machine's values in the MACHINES_BY_MACHINE_SET index: its controlling MachineSet of that group. */
 export function machineSetOf(machine: KubeObject, groupPrefix: string): string[] {
@@ -171,7 +174,7 @@ export function machineOfInfrastructureMachine(
   event: InformerEvent<InfrastructureMachine>,
 ): string[] {
   const owner = event.object.metadata.ownerReferences?.find(
-    (r) => r.kind === 'Machine' && r.apiVersion.startsWith(CAPI_GROUP),
+    (r) => r.kind === 'Machine' && r.apiVersion.startsWith(CAPI_GROUP_PREFIX),
   );
   return [owner?.name ?? event.object.metadata.name];
 }

@@ -58,7 +58,11 @@ export interface PlatformConverter {
   /** MAPI → CAPI: the providerSpec as the machine template's spec. */
   convert(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;
   /** CAPI → MAPI: the machine template's spec as a providerSpec (with kind and apiVersion). */
-  toMapi?(templateSpec: unknown, context: ReverseContext): Conversion<Record<string, unknown>>;
+  toMapi?(
+    this: void,
+    templateSpec: unknown,
+    context: ReverseContext,
+  ): Conversion<Record<string, unknown>>;
 }
 
 export interface ReverseContext {

@@ -71,6 +71,14 @@ export class ObjectReader {
     return undefined;
   }
 
+  /**
+   * A reader for a whole object from whatever JSON it is: anything but an object reads as an
+   * empty one, so that what is required is still reported.
+   */
+  static root(value: unknown, report: ConversionReport): ObjectReader {
+    return new ObjectReader(isJsonObject(value) ? value : {}, '', report);
+  }
+
   /** The path of a field; a key from the user (a map key) is shortened. */
   pathOf(key: string): string {
     const name = shorten(key);

@@ -1,6 +1,9 @@
-// Reads the body of a MAPI MachineSpec that a MachineSet's template and a Machine share: lifecycle
-// hooks, taints, providerID and providerSpec.
-import type { ArrayItem, ObjectReader } from './field-reader.js';
+// Reads a MAPI machine, a MachineSet's template or a Machine: its Node's labels and annotations,
+// lifecycle hooks, taints, providerID and providerSpec, read the same way for both. Every field of
+// the wrong type becomes a field error, never an exception.
+import type { ArrayItem, MapEntry, ObjectReader } from './field-reader.js';
+import { type MetadataMaps, readMetadataMaps } from './object-metadata.js';
+import type { ProviderSpecInput } from './mirror.js';
 
 export interface HookInput {
   name: string;
@@ -9,19 +12,49 @@ export interface HookInput {
   path: string;
 }
 
-/** What `readMachineSpecBody` fills in, on a MachineSet's template and on a Machine. */
-export interface MachineSpecBodyInput {
+/** What a MAPI machine says: a MachineSet's template or a Machine. */
+export interface MapiMachineInput extends MetadataMaps {
+  /** The Node's, `metadata` of the machine spec. */
+  nodeLabels: MapEntry[];
+  nodeAnnotations: MapEntry[];
   preDrainHooks: HookInput[];
   preTerminateHooks: HookInput[];
-  /** The items of `spec.taints`, as they are. */
+  /** The items of the machine spec's `taints`, as they are. */
   taints: ArrayItem[];
   providerID?: string;
   /** The providerSpec value; `readable` is false when a field above it has the wrong type. */
-  providerSpec: { readable: boolean; value: unknown };
+  providerSpec: ProviderSpecInput;
 }
 
-/** A MAPI MachineSpec's lifecycle hooks, taints, providerID and providerSpec (a Machine's too). */
-export function readMachineSpecBody(machineSpec: ObjectReader, input: MachineSpecBodyInput): void {
+/** A machine with nothing read yet. */
+export function emptyMapiMachine(): MapiMachineInput {
+  return {
+    labels: [],
+    annotations: [],
+    nodeLabels: [],
+    nodeAnnotations: [],
+    preDrainHooks: [],
+    preTerminateHooks: [],
+    taints: [],
+    providerSpec: { readable: false, value: undefined },
+  };
+}
+
+/**
+ * Reads a MAPI MachineSpec into `input`; `checkNodeMetadata` is given the Node's metadata, for what
+ * a kind says more of it. False when some Node label could not be read.
+ */
+export function readMapiMachineSpec(
+  machineSpec: ObjectReader,
+  input: MapiMachineInput,
+  checkNodeMetadata?: (metadata: ObjectReader) => void,
+): boolean {
+  const nodeMetadata = machineSpec.objectOrEmpty('metadata');
+  const nodeMaps: MetadataMaps = { labels: [], annotations: [] };
+  const nodeLabelsRead = nodeMetadata !== undefined && readMetadataMaps(nodeMetadata, nodeMaps);
+  input.nodeLabels = nodeMaps.labels;
+  input.nodeAnnotations = nodeMaps.annotations;
+  if (nodeMetadata) checkNodeMetadata?.(nodeMetadata);
   const hooks = machineSpec.object('lifecycleHooks');
   if (hooks) {
     input.preDrainHooks = readHooks(hooks, 'preDrain');
@@ -31,6 +64,7 @@ export function readMachineSpecBody(machineSpec: ObjectReader, input: MachineSpe
   input.providerID = machineSpec.string('providerID');
   const providerSpec = machineSpec.objectOrEmpty('providerSpec');
   if (providerSpec) input.providerSpec = { readable: true, value: providerSpec.raw('value') };
+  return nodeLabelsRead;
 }
 
 function readHooks(hooks: ObjectReader, key: string): HookInput[] {

@@ -18,14 +18,11 @@ export const CONFIDENTIAL_COMPUTE = [
   'IntelTrustedDomainExtensions',
 ] as const;
 export type ConfidentialCompute = (typeof CONFIDENTIAL_COMPUTE)[number];
-export const ENABLED_DISABLED = ['Enabled', 'Disabled'] as const;
+const ENABLED_DISABLED = ['Enabled', 'Disabled'] as const;
 type EnabledDisabled = (typeof ENABLED_DISABLED)[number];
 
-/** The machine series CAPG's webhook accepts for each confidential computing technology. */
-export const CONFIDENTIAL_MACHINE_SERIES: Record<
-  Exclude<ConfidentialCompute, 'Disabled'>,
-  string[]
-> = {
+/** The machine series CAPG's and Machine API's webhooks accept for each confidential technology. */
+const CONFIDENTIAL_MACHINE_SERIES: Record<Exclude<ConfidentialCompute, 'Disabled'>, string[]> = {
   Enabled: ['n2d', 'c2d', 'c3d'],
   AMDEncryptedVirtualization: ['n2d', 'c2d', 'c3d'],
   AMDEncryptedVirtualizationNestedPaging: ['n2d'],
@@ -204,30 +201,68 @@ function gpuHostMaintenance(
   return 'Terminate';
 }
 
+/** A shieldedInstanceConfig, read the same way in both directions (the caller finishes `reader`). */
+export interface ShieldedInstanceSettings {
+  /** Undefined when it leaves every setting to the platform, in MAPI and in CAPG alike. */
+  config?: ShieldedInstanceConfig;
+  /**
+   * The virtual TPM is off while integrity monitoring, which measures through it, is on (it is
+   * unless Disabled): both APIs refuse that.
+   */
+  monitoringWithoutTpm: boolean;
+}
+
+export function readShieldedInstanceConfig(reader: ObjectReader): ShieldedInstanceSettings {
+  const secureBoot = reader.enumeration('secureBoot', ENABLED_DISABLED);
+  const vTPM = reader.enumeration('virtualizedTrustedPlatformModule', ENABLED_DISABLED);
+  const integrityMonitoring = reader.enumeration('integrityMonitoring', ENABLED_DISABLED);
+  const config: ShieldedInstanceConfig = {};
+  if (secureBoot !== undefined) config.secureBoot = secureBoot;
+  if (vTPM !== undefined) config.virtualizedTrustedPlatformModule = vTPM;
+  if (integrityMonitoring !== undefined) config.integrityMonitoring = integrityMonitoring;
+  return {
+    ...(Object.keys(config).length > 0 ? { config } : {}),
+    monitoringWithoutTpm: vTPM === 'Disabled' && integrityMonitoring !== 'Disabled',
+  };
+}
+
 function convertShieldedInstanceConfig(
   spec: ObjectReader,
   report: ConversionReport,
 ): ShieldedInstanceConfig | undefined {
   const reader = spec.object('shieldedInstanceConfig');
   if (reader === undefined) return undefined;
-  const secureBoot = reader.enumeration('secureBoot', ENABLED_DISABLED);
-  const vTPM = reader.enumeration('virtualizedTrustedPlatformModule', ENABLED_DISABLED);
-  const integrityMonitoring = reader.enumeration('integrityMonitoring', ENABLED_DISABLED);
+  const shielded = readShieldedInstanceConfig(reader);
   reader.finish();
-  // Integrity monitoring is on unless disabled, and it measures through the virtual TPM.
-  if (vTPM === 'Disabled' && integrityMonitoring !== 'Disabled') {
+  if (shielded.monitoringWithoutTpm) {
     report.error(
       reader.pathOf('virtualizedTrustedPlatformModule'),
       'is Disabled, but integrity monitoring (enabled unless integrityMonitoring is Disabled) ' +
         'needs the virtual TPM; enable it or set integrityMonitoring to Disabled.',
     );
   }
-  // An empty config leaves every setting to the platform, in MAPI and in CAPG alike.
-  const config: ShieldedInstanceConfig = {};
-  if (secureBoot !== undefined) config.secureBoot = secureBoot;
-  if (vTPM !== undefined) config.virtualizedTrustedPlatformModule = vTPM;
-  if (integrityMonitoring !== undefined) config.integrityMonitoring = integrityMonitoring;
-  return Object.keys(config).length > 0 ? config : undefined;
+  return shielded.config;
+}
+
+/**
+ * What CAPG's webhook and Machine API's alike refuse of a confidential VM: host maintenance other
+ * than Terminate, and a machine series that does not support its technology (`series`, of
+ * `machineType`, against the `supported` ones).
+ */
+export function confidentialComputeProblems(
+  confidentialCompute: ConfidentialCompute,
+  onHostMaintenance: HostMaintenance | undefined,
+  machineType: string | undefined,
+): { needsTerminate: boolean; unsupported?: { series: string; supported: string[] } } {
+  if (confidentialCompute === 'Disabled') return { needsTerminate: false };
+  const series = machineType?.split('-')[0];
+  const supported = CONFIDENTIAL_MACHINE_SERIES[confidentialCompute];
+  return {
+    needsTerminate: onHostMaintenance !== 'Terminate',
+    ...(series !== undefined && !supported.includes(series)
+      ? { unsupported: { series, supported } }
+      : {}),
+  };
 }
 
 /** CAPG's webhook: confidential VMs need onHostMaintenance Terminate and a supporting series. */
@@ -238,22 +273,26 @@ function checkConfidentialCompute(
   context: SchedulingContext,
   report: ConversionReport,
 ): void {
-  if (confidentialCompute === 'Disabled') return;
+  const { instanceType } = context;
+  const problems = confidentialComputeProblems(
+    confidentialCompute,
+    onHostMaintenance,
+    instanceType,
+  );
   const path = spec.pathOf('confidentialCompute');
-  if (onHostMaintenance !== 'Terminate') {
+  if (problems.needsTerminate) {
     report.error(
       path,
       `is ${confidentialCompute}, but confidential VMs need onHostMaintenance Terminate in ` +
         'Cluster API; set onHostMaintenance to Terminate.',
     );
   }
-  const series = context.instanceType?.split('-')[0];
-  const supported = CONFIDENTIAL_MACHINE_SERIES[confidentialCompute];
-  if (series !== undefined && !supported.includes(series)) {
+  if (problems.unsupported) {
+    const { series, supported } = problems.unsupported;
     report.error(
       path,
       `is ${confidentialCompute}, which Cluster API accepts only on the machine series ` +
-        `${supported.join(', ')}, but machineType ${shorten(context.instanceType ?? '')} is of series ` +
+        `${supported.join(', ')}, but machineType ${shorten(instanceType ?? '')} is of series ` +
         `${shorten(series)}; choose a machine type of those series or set confidentialCompute to Disabled.`,
     );
   }

@@ -7,12 +7,12 @@ import { shorten } from '../common/quote.js';
 import { gpusToMapi, type MapiGpu } from './to-mapi-gpus.js';
 import {
   CONFIDENTIAL_COMPUTE,
-  CONFIDENTIAL_MACHINE_SERIES,
   type ConfidentialCompute,
-  ENABLED_DISABLED,
+  confidentialComputeProblems,
   GPU_MACHINE_FAMILIES,
   HOST_MAINTENANCE,
   type HostMaintenance,
+  readShieldedInstanceConfig,
   type ShieldedInstanceConfig,
 } from './scheduling.js';
 import { KEEP_ON_CLUSTER_API } from './template-errors.js';
@@ -104,12 +104,9 @@ function checkGpuMachineType(
 function shieldedInstanceConfigToMapi(spec: ObjectReader): ShieldedInstanceConfig | undefined {
   const reader = spec.object('shieldedInstanceConfig');
   if (reader === undefined) return undefined;
-  const secureBoot = reader.enumeration('secureBoot', ENABLED_DISABLED);
-  const vTPM = reader.enumeration('virtualizedTrustedPlatformModule', ENABLED_DISABLED);
-  const integrityMonitoring = reader.enumeration('integrityMonitoring', ENABLED_DISABLED);
+  const shielded = readShieldedInstanceConfig(reader);
   reader.finishToMachineApi();
-  // Integrity monitoring is on unless disabled, and it measures through the virtual TPM.
-  if (vTPM === 'Disabled' && integrityMonitoring !== 'Disabled') {
+  if (shielded.monitoringWithoutTpm) {
     spec.report.error(
       reader.pathOf('virtualizedTrustedPlatformModule'),
       'is Disabled, but integrity monitoring (enabled unless integrityMonitoring is Disabled) ' +
@@ -117,12 +114,7 @@ function shieldedInstanceConfigToMapi(spec: ObjectReader): ShieldedInstanceConfi
         'integrityMonitoring to Disabled.',
     );
   }
-  // An empty config leaves every setting to the platform, in CAPG and in MAPI alike.
-  const config: ShieldedInstanceConfig = {};
-  if (secureBoot !== undefined) config.secureBoot = secureBoot;
-  if (vTPM !== undefined) config.virtualizedTrustedPlatformModule = vTPM;
-  if (integrityMonitoring !== undefined) config.integrityMonitoring = integrityMonitoring;
-  return Object.keys(config).length > 0 ? config : undefined;
+  return shielded.config;
 }
 
 /** Machine API's webhook: confidential VMs need Terminate and a machine series that supports them. */
@@ -132,18 +124,17 @@ function checkConfidentialCompute(
   onHostMaintenance: HostMaintenance | undefined,
   machineType: string | undefined,
 ): void {
-  if (confidentialCompute === 'Disabled') return;
+  const problems = confidentialComputeProblems(confidentialCompute, onHostMaintenance, machineType);
   const path = spec.pathOf('confidentialCompute');
-  if (onHostMaintenance !== 'Terminate') {
+  if (problems.needsTerminate) {
     spec.report.error(
       path,
       `is ${confidentialCompute}, but confidential VMs need onHostMaintenance Terminate; set ` +
         'onHostMaintenance to Terminate.',
     );
   }
-  const series = machineType?.split('-')[0];
-  const supported = CONFIDENTIAL_MACHINE_SERIES[confidentialCompute];
-  if (series !== undefined && !supported.includes(series)) {
+  if (problems.unsupported) {
+    const { series, supported } = problems.unsupported;
     spec.report.error(
       path,
       `is ${confidentialCompute}, which Machine API accepts only on the machine series ` +

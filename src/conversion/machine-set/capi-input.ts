@@ -1,44 +1,48 @@
 // Reads an authoritative CAPI MachineSet (cluster.x-k8s.io/v1beta2, Cluster API v1.13) from
 // whatever JSON it is, for the conversion to MAPI. Each field of the spec is mapped, dropped with a
 // warning when MAPI machines behave the same without it, or reported when they would not; a field
-// this code does not know is reported rather than dropped.
-import {
-  type ArrayItem,
-  type ConversionReport,
-  isJsonObject,
-  type MapEntry,
-  ObjectReader,
-} from '../common/field-reader.js';
+// this code does not know is reported rather than dropped. Its machine template is read as a
+// Machine is (common/capi-machine-spec.ts).
+import { type ConversionReport, ObjectReader } from '../common/field-reader.js';
+import { type MetadataMaps, readMetadataMaps } from '../common/object-metadata.js';
 import { quote } from '../common/quote.js';
 import {
+  type CapiMachineInput,
+  type CapiMachineRules,
   checkClusterName,
-  type InfrastructureRefInput,
-  readBootstrapSecret,
-  readInfrastructureRef,
-  readMachineDeletion,
-  warnVersion,
+  emptyCapiMachine,
+  readCapiMachineSpec,
 } from '../common/capi-machine-spec.js';
 
-export interface CapiMachineSetInput {
+export interface CapiMachineSetInput extends MetadataMaps {
   name?: string;
-  /** The MachineSet's own labels and annotations. */
-  labels: MapEntry[];
-  annotations: MapEntry[];
   replicas?: number;
   /** `spec.deletion.order`. */
   deletionOrder?: 'Random' | 'Newest' | 'Oldest';
-  templateLabels: MapEntry[];
-  templateAnnotations: MapEntry[];
-  dataSecretName?: string;
-  infrastructureRef: InfrastructureRefInput;
-  failureDomain?: string;
-  minReadySeconds?: number;
-  taints: ArrayItem[];
+  /** The machines it makes: `spec.template`. */
+  template: CapiMachineInput;
 }
 
 const MAX_INT32 = 2 ** 31 - 1;
 /** Cluster API's own default; Machine API names machines `<MachineSet name>-<5 characters>`. */
 const DEFAULT_MACHINE_NAMING = '{{ .machineSet.name }}-{{ .random }}';
+
+/** A MachineSet's template: every machine gets its own providerID; minReadySeconds is the set's. */
+const TEMPLATE: CapiMachineRules = {
+  kind: 'MachineSet',
+  machines: 'machines',
+  infrastructureRefHint: 'name the machine template of this MachineSet.',
+  providerID: (spec) => {
+    if (spec.string('providerID') !== undefined) {
+      spec.report.error(
+        spec.pathOf('providerID'),
+        'must not be set on a MachineSet template: every machine gets its own; remove it.',
+      );
+    }
+    return undefined;
+  },
+  minReadySeconds: (spec) => count(spec, 'minReadySeconds'),
+};
 
 /** `clusterName`: this cluster's Cluster API cluster (the Infrastructure's infrastructureName). */
 export function readCapiMachineSet(
@@ -46,19 +50,13 @@ export function readCapiMachineSet(
   clusterName: string,
   report: ConversionReport,
 ): CapiMachineSetInput {
-  const root = ObjectReader.of(isJsonObject(capi) ? capi : {}, '', report)!;
-  const input: CapiMachineSetInput = {
-    labels: [],
-    annotations: [],
-    templateLabels: [],
-    templateAnnotations: [],
-    infrastructureRef: {},
-    taints: [],
-  };
-  const metadata = root.object('metadata');
-  input.name = metadata?.string('name');
-  input.labels = metadata?.stringMap('labels') ?? [];
-  input.annotations = metadata?.stringMap('annotations') ?? [];
+  const root = ObjectReader.root(capi, report);
+  const input: CapiMachineSetInput = { labels: [], annotations: [], template: emptyCapiMachine() };
+  const metadata = root.objectOrEmpty('metadata');
+  if (metadata) {
+    input.name = metadata.string('name');
+    readMetadataMaps(metadata, input);
+  }
 
   const spec = root.objectOrEmpty('spec');
   if (!spec) return input;
@@ -81,45 +79,14 @@ export function readCapiMachineSet(
   const template = spec.objectOrEmpty('template');
   const templateMetadata = template?.objectOrEmpty('metadata');
   if (templateMetadata) {
-    input.templateLabels = templateMetadata.stringMap('labels') ?? [];
-    input.templateAnnotations = templateMetadata.stringMap('annotations') ?? [];
+    readMetadataMaps(templateMetadata, input.template);
     templateMetadata.finishToMachineApi();
   }
   const machineSpec = template?.objectOrEmpty('spec');
-  if (machineSpec) readMachineSpec(machineSpec, clusterName, input);
+  if (machineSpec) readCapiMachineSpec(machineSpec, clusterName, TEMPLATE, input.template);
   template?.finishToMachineApi();
   spec.finishToMachineApi();
   return input;
-}
-
-function readMachineSpec(spec: ObjectReader, clusterName: string, input: CapiMachineSetInput) {
-  const { report } = spec;
-  checkClusterName(spec, clusterName);
-  input.dataSecretName = readBootstrapSecret(spec);
-  input.infrastructureRef = readInfrastructureRef(
-    spec,
-    'name the machine template of this MachineSet.',
-  );
-  warnVersion(spec);
-  if (spec.string('providerID') !== undefined) {
-    report.error(
-      spec.pathOf('providerID'),
-      'must not be set on a MachineSet template: every machine gets its own; remove it.',
-    );
-  }
-  input.failureDomain = spec.string('failureDomain');
-  input.minReadySeconds = count(spec, 'minReadySeconds');
-  if ((spec.items('readinessGates') ?? []).length > 0) {
-    report.error(
-      spec.pathOf('readinessGates'),
-      'has no Machine API equivalent: Machine API would count machines as ready without these ' +
-        'conditions; remove the readiness gates to mirror this MachineSet.',
-    );
-  }
-  const deletion = spec.object('deletion');
-  if (deletion) readMachineDeletion(deletion);
-  input.taints = spec.items('taints') ?? [];
-  spec.finishToMachineApi();
 }
 
 /** A non-negative int32. */

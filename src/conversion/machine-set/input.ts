@@ -2,15 +2,14 @@
 // the wrong type becomes a field error, never an exception; a field below one of the wrong type
 // is not read (its parent's error says it all), while a missing parent reads as empty, so that
 // what is required below it is still reported.
-import {
-  type ArrayItem,
-  type ConversionReport,
-  isJsonObject,
-  type MapEntry,
-  ObjectReader,
-} from '../common/field-reader.js';
+import { type ConversionReport, type MapEntry, ObjectReader } from '../common/field-reader.js';
 import { shorten } from '../common/quote.js';
-import { type HookInput, readMachineSpecBody } from '../common/mapi-machine-spec.js';
+import {
+  emptyMapiMachine,
+  type MapiMachineInput,
+  readMapiMachineSpec,
+} from '../common/mapi-machine-spec.js';
+import { type MetadataMaps, readMetadataMaps } from '../common/object-metadata.js';
 
 export interface ExpressionInput {
   key?: string;
@@ -26,10 +25,8 @@ export interface SelectorInput {
   matchExpressions: ExpressionInput[];
 }
 
-export interface MachineSetInput {
+export interface MachineSetInput extends MetadataMaps {
   name?: string;
-  labels: MapEntry[];
-  annotations: MapEntry[];
   /** The owners, named for a message, e.g. `MachineDeployment web`. */
   owners: string[];
   replicas?: number;
@@ -37,19 +34,10 @@ export interface MachineSetInput {
   deletePolicy?: string;
   /** Undefined when missing (reported as required) or unreadable. */
   selector?: SelectorInput;
-  templateLabels: MapEntry[];
-  templateAnnotations: MapEntry[];
-  nodeLabels: MapEntry[];
+  /** The machines it makes: `spec.template`. */
+  template: MapiMachineInput;
   /** False when some template or node label could not be read: the labels are incomplete. */
   templateLabelsRead: boolean;
-  nodeAnnotations: MapEntry[];
-  preDrainHooks: HookInput[];
-  preTerminateHooks: HookInput[];
-  /** The items of `spec.template.spec.taints`, as they are. */
-  taints: ArrayItem[];
-  providerID?: string;
-  /** The providerSpec value; `readable` is false when a field above it has the wrong type. */
-  providerSpec: { readable: boolean; value: unknown };
 }
 
 const MAX_INT32 = 2 ** 31 - 1;
@@ -57,21 +45,13 @@ const MAX_INT32 = 2 ** 31 - 1;
 const UNUSED_METADATA = ['name', 'generateName', 'namespace', 'ownerReferences'];
 
 export function readMachineSet(mapi: unknown, report: ConversionReport): MachineSetInput {
-  // Not an object at all: read as an empty MachineSet, so that what is required is reported.
-  const root = ObjectReader.of(isJsonObject(mapi) ? mapi : {}, '', report)!;
+  const root = ObjectReader.root(mapi, report);
   const input: MachineSetInput = {
     labels: [],
     annotations: [],
     owners: [],
-    templateLabels: [],
-    templateAnnotations: [],
-    nodeLabels: [],
+    template: emptyMapiMachine(),
     templateLabelsRead: false,
-    nodeAnnotations: [],
-    preDrainHooks: [],
-    preTerminateHooks: [],
-    taints: [],
-    providerSpec: { readable: false, value: undefined },
   };
 
   const metadata = root.objectOrEmpty('metadata');
@@ -96,51 +76,24 @@ export function readMachineSet(mapi: unknown, report: ConversionReport): Machine
   if (!template) return input;
   const templateMetadata = template.objectOrEmpty('metadata');
   const labelsRead =
-    templateMetadata !== undefined && readLabels(templateMetadata, input, 'templateLabels');
-  if (templateMetadata) {
-    input.templateAnnotations = templateMetadata.stringMap('annotations') ?? [];
-    warnUnused(templateMetadata);
-  }
+    templateMetadata !== undefined && readMetadataMaps(templateMetadata, input.template);
+  if (templateMetadata) warnUnused(templateMetadata);
   const machineSpec = template.objectOrEmpty('spec');
   if (!machineSpec) return input;
-  const nodeLabelsRead = readMachineSpec(machineSpec, input);
+  const nodeLabelsRead = readMapiMachineSpec(machineSpec, input.template, warnUnused);
   input.templateLabelsRead = labelsRead && nodeLabelsRead;
   return input;
 }
 
 function readMetadata(metadata: ObjectReader, input: MachineSetInput): void {
   input.name = metadata.requiredString('name', 'every MachineSet has a name.');
-  input.labels = metadata.stringMap('labels') ?? [];
-  input.annotations = metadata.stringMap('annotations') ?? [];
+  readMetadataMaps(metadata, input);
   const owners = metadata.objects('ownerReferences') ?? [];
   input.owners = owners.map((owner) => {
     const kind = owner.string('kind') ?? 'an object';
     const name = owner.string('name') ?? '';
     return shorten(`${kind} ${name}`.trim());
   });
-}
-
-/** Reads `labels` into `input[field]`; false when some label could not be read. */
-function readLabels(
-  metadata: ObjectReader,
-  input: MachineSetInput,
-  field: 'templateLabels' | 'nodeLabels',
-): boolean {
-  const before = metadata.report.errors.length;
-  input[field] = metadata.stringMap('labels') ?? [];
-  return metadata.report.errors.length === before;
-}
-
-/** Reads the machine spec; false when some node label could not be read. */
-function readMachineSpec(machineSpec: ObjectReader, input: MachineSetInput): boolean {
-  const nodeMetadata = machineSpec.objectOrEmpty('metadata');
-  const labelsRead = nodeMetadata !== undefined && readLabels(nodeMetadata, input, 'nodeLabels');
-  if (nodeMetadata) {
-    input.nodeAnnotations = nodeMetadata.stringMap('annotations') ?? [];
-    warnUnused(nodeMetadata);
-  }
-  readMachineSpecBody(machineSpec, input);
-  return labelsRead;
 }
 
 /** A non-negative int32, as Cluster API's replicas and minReadySeconds are. */

@@ -79,12 +79,12 @@ export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
   const report = new ConversionReport();
   const clusterName = infrastructure.status?.infrastructureName ?? '';
   const mapi = readMachineSet(input.mapi, report);
-  const providerSpec = mapi.providerSpec.value;
+  const providerSpec = mapi.template.providerSpec.value;
   if (!isPlatformProviderSpec(providerSpec, converter, PROVIDER_SPEC_PATH, 'MachineSet', report)) {
     return { ok: false, errors: report.errors };
   }
   const provider = convertProviderSpec(
-    mapi.providerSpec,
+    mapi.template.providerSpec,
     converter,
     { infrastructure, path: PROVIDER_SPEC_PATH, controlPlane: controlPlane(mapi) },
     report,
@@ -128,7 +128,7 @@ function convertMachineSetFields(
 ): MachineSetFields | undefined {
   checkMachineSet(mapi, capiNamespace, report);
   const order = deletionOrder(mapi.deletePolicy, report);
-  const taints = taintsToCapi(mapi.taints, 'spec.template.spec.taints', report);
+  const taints = taintsToCapi(mapi.template.taints, 'spec.template.spec.taints', report);
   const metadata = convertMetadata(mapi, clusterName, paused, report);
   const selector = convertMirrorSelector(mapi, clusterName, metadata, report);
   if (!order || !selector) return undefined;
@@ -225,7 +225,7 @@ function mirrorMachineSet(
 function controlPlane(mapi: MachineSetInput): boolean {
   const labels = (entries: MachineSetInput['labels']) =>
     isControlPlane(Object.fromEntries(entries.map((l) => [l.key, l.value])));
-  return labels(mapi.templateLabels) || labels(mapi.labels);
+  return labels(mapi.template.labels) || labels(mapi.labels);
 }
 
 function nonEmpty<T extends object>(value: T): T | undefined {
@@ -260,19 +260,11 @@ function convertMetadata(
 
   // The template's metadata is its Machines', written as a Machine's is. It is never paused:
   // Cluster API copies it to every Machine it makes, which would then be born paused.
-  const machine = {
-    labels: mapi.templateLabels,
-    annotations: mapi.templateAnnotations,
-    nodeLabels: mapi.nodeLabels,
-    nodeAnnotations: mapi.nodeAnnotations,
-    preDrainHooks: mapi.preDrainHooks,
-    preTerminateHooks: mapi.preTerminateHooks,
-  };
   const beforeTemplateLabels = report.errors.length;
-  const templateLabels = machineLabels(machine, TEMPLATE_METADATA, clusterName, report);
+  const templateLabels = machineLabels(mapi.template, TEMPLATE_METADATA, clusterName, report);
   const templateLabelsValid =
     mapi.templateLabelsRead && report.errors.length === beforeTemplateLabels;
-  const templateAnnotations = machineAnnotations(machine, TEMPLATE_METADATA, false, report);
+  const templateAnnotations = machineAnnotations(mapi.template, TEMPLATE_METADATA, false, report);
   return { labels, annotations, templateLabels, templateAnnotations, templateLabelsValid };
 }
 
@@ -285,7 +277,7 @@ function checkMachineSet(mapi: MachineSetInput, capiNamespace: string, report: C
       `this MachineSet is owned by ${nameList(mapi.owners)}; owner references resolve within one namespace, so the mirror in ${capiNamespace} cannot carry them (the garbage collector would delete it). Remove the owner references, or let the owner manage the migration.`,
     );
   }
-  if (mapi.providerID) {
+  if (mapi.template.providerID) {
     report.error(
       'spec.template.spec.providerID',
       'must not be set on a MachineSet template: every machine gets its own; remove it.',

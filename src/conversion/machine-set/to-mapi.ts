@@ -14,17 +14,16 @@ import type { Conversion, PlatformConverter } from '../types.js';
 import { readCapiMachineSet, type CapiMachineSetInput } from './capi-input.js';
 import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
 import { readMachineSet } from './input.js';
-import { existingObject, objectAt, putList, putMap } from '../common/json-edit.js';
+import { existingObject, putMap } from '../common/json-edit.js';
 import { checkKeptSelector } from './kept-selector.js';
-import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/metadata.js';
+import { isControlPlane } from '../common/metadata.js';
+import { machineSetMetadataToMapi, type MachineSetMetadata } from '../common/to-mapi-metadata.js';
 import {
-  annotationsToMapi,
-  hooksToMapi,
-  labelsToMapi,
-  machineSetMetadataToMapi,
-  type MachineSetMetadata,
-} from '../common/to-mapi-metadata.js';
-import { currentMapiTaints, taintsToMapi } from '../common/taints.js';
+  currentSpec,
+  machinePartsToMapi,
+  providerSpecToMapi,
+  putMachineSpec,
+} from '../common/to-mapi-machine.js';
 
 export interface ReverseInput {
   /** The authoritative CAPI MachineSet (read as any JSON). */
@@ -61,36 +60,14 @@ export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMac
   const current = readMachineSet(input.mapi, new ConversionReport());
   const spec = currentSpec(input.mapi);
 
-  const labels = labelsToMapi(capi.templateLabels, {
-    machine: current.templateLabels,
-    node: current.nodeLabels,
-  });
-  const isHook = (key: string) =>
-    key.startsWith(PRE_DRAIN_HOOK) || key.startsWith(PRE_TERMINATE_HOOK);
-  const annotations = annotationsToMapi(
-    capi.templateAnnotations.filter((entry) => !isHook(entry.key)),
-    { machine: current.templateAnnotations, node: current.nodeAnnotations },
-  );
-  const preDrain = hooksToMapi(
-    capi.templateAnnotations,
-    PRE_DRAIN_HOOK,
-    current.preDrainHooks,
-    report,
-  );
-  const preTerminate = hooksToMapi(
-    capi.templateAnnotations,
-    PRE_TERMINATE_HOOK,
-    current.preTerminateHooks,
-    report,
-  );
   const machineSpec = existingObject(existingObject(spec, 'template') ?? {}, 'spec') ?? {};
-  const taints = taintsToMapi(capi.taints, currentMapiTaints(machineSpec.taints), report);
-  checkKeptSelector(current.selector, labels.machine, report);
-  const controlPlane = isControlPlane(Object.fromEntries(labels.machine));
+  const parts = machinePartsToMapi(capi.template, current.template, machineSpec, report);
+  checkKeptSelector(current.selector, parts.labels.machine, report);
+  const controlPlane = isControlPlane(Object.fromEntries(parts.labels.machine));
   const providerSpec = convertTemplate(
     input,
     capi,
-    current.providerSpec.value,
+    current.template.providerSpec.value,
     controlPlane,
     report,
   );
@@ -99,20 +76,14 @@ export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMac
   }
 
   spec.replicas = capi.replicas ?? 1;
-  putNumber(spec, 'minReadySeconds', capi.minReadySeconds ?? 0);
+  putNumber(spec, 'minReadySeconds', capi.template.minReadySeconds ?? 0);
   const order = capi.deletionOrder ?? 'Random';
   if (order !== 'Random' || (current.deletePolicy ?? 'Random') !== 'Random') {
     spec.deletePolicy = order;
   }
-  putMap(spec, ['template', 'metadata', 'labels'], labels.machine);
-  putMap(spec, ['template', 'metadata', 'annotations'], annotations.machine);
-  putMap(spec, ['template', 'spec', 'metadata', 'labels'], labels.node);
-  putMap(spec, ['template', 'spec', 'metadata', 'annotations'], annotations.node);
-  putList(spec, ['template', 'spec', 'lifecycleHooks', 'preDrain'], preDrain);
-  putList(spec, ['template', 'spec', 'lifecycleHooks', 'preTerminate'], preTerminate);
-  putList(spec, ['template', 'spec', 'taints'], taints);
-  const template = objectAt(objectAt(spec, 'template'), 'spec');
-  objectAt(template, 'providerSpec').value = providerSpec.value;
+  putMap(spec, ['template', 'metadata', 'labels'], parts.labels.machine);
+  putMap(spec, ['template', 'metadata', 'annotations'], parts.annotations.machine);
+  const template = putMachineSpec(spec, ['template', 'spec'], parts, providerSpec.value);
   // The machines this MachineSet creates belong to Cluster API, which is authoritative.
   template.authoritativeAPI = 'ClusterAPI';
   return {
@@ -126,12 +97,6 @@ export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMac
     },
     warnings: [...report.warnings, ...providerSpec.warnings],
   };
-}
-
-/** A copy of the current MAPI spec, which the conversion overwrites field by field. */
-function currentSpec(mapi: unknown): JsonObject {
-  const spec = isJsonObject(mapi) ? mapi.spec : undefined;
-  return isJsonObject(spec) ? structuredClone<JsonObject>(spec) : {};
 }
 
 /** MAPI's int32 fields with `omitempty`: 0 and absent mean the same, and absent stays absent. */
@@ -150,7 +115,7 @@ function convertTemplate(
 ) {
   const { converter, template, infrastructure } = input;
   const expected = converter.template.kind;
-  const { apiGroup, kind, name } = capi.infrastructureRef;
+  const { apiGroup, kind, name } = capi.template.infrastructureRef;
   if (apiGroup !== undefined && apiGroup !== INFRASTRUCTURE_GROUP) {
     report.error(
       `${REF_PATH}.apiGroup`,
@@ -200,16 +165,8 @@ function convertTemplate(
     isJsonObject(template.spec) && isJsonObject(template.spec.template)
       ? template.spec.template.spec
       : undefined;
-  const result = converter.toMapi(spec, {
-    infrastructure,
-    path,
-    ...(capi.failureDomain !== undefined ? { failureDomain: capi.failureDomain } : {}),
-    ...(capi.dataSecretName !== undefined ? { userDataSecretName: capi.dataSecretName } : {}),
-    current,
-    controlPlane,
-  });
-  if (!result.ok) report.errors.push(...result.errors);
-  return result;
+  const context = { infrastructure, path, current, controlPlane };
+  return providerSpecToMapi(converter.toMapi, spec, capi.template, context, report);
 }
 
 function withArticle(word: string): string {

@@ -1,13 +1,12 @@
 // Reads a MAPI Machine from whatever JSON it is: every field of the wrong type is a field error,
-// never an exception.
+// never an exception. Its spec is read as a MachineSet's template is (common/mapi-machine-spec.ts).
+import { type ConversionReport, ObjectReader } from '../common/field-reader.js';
 import {
-  type ArrayItem,
-  type ConversionReport,
-  isJsonObject,
-  type MapEntry,
-  ObjectReader,
-} from '../common/field-reader.js';
-import { readMachineSpecBody, type HookInput } from '../common/mapi-machine-spec.js';
+  emptyMapiMachine,
+  type MapiMachineInput,
+  readMapiMachineSpec,
+} from '../common/mapi-machine-spec.js';
+import { readMetadataMaps } from '../common/object-metadata.js';
 
 export interface OwnerInput {
   apiVersion?: string;
@@ -15,38 +14,18 @@ export interface OwnerInput {
   name?: string;
 }
 
-export interface MachineInput {
+export interface MachineInput extends MapiMachineInput {
   name?: string;
-  labels: MapEntry[];
-  annotations: MapEntry[];
   owners: OwnerInput[];
-  nodeLabels: MapEntry[];
-  nodeAnnotations: MapEntry[];
-  preDrainHooks: HookInput[];
-  preTerminateHooks: HookInput[];
-  taints: ArrayItem[];
-  providerID?: string;
-  providerSpec: { readable: boolean; value: unknown };
 }
 
 export function readMachine(mapi: unknown, report: ConversionReport): MachineInput {
-  const root = ObjectReader.of(isJsonObject(mapi) ? mapi : {}, '', report)!;
-  const input: MachineInput = {
-    labels: [],
-    annotations: [],
-    owners: [],
-    nodeLabels: [],
-    nodeAnnotations: [],
-    preDrainHooks: [],
-    preTerminateHooks: [],
-    taints: [],
-    providerSpec: { readable: false, value: undefined },
-  };
+  const root = ObjectReader.root(mapi, report);
+  const input: MachineInput = { ...emptyMapiMachine(), owners: [] };
   const metadata = root.objectOrEmpty('metadata');
   if (metadata) {
     input.name = metadata.requiredString('name', 'every Machine has a name.');
-    input.labels = metadata.stringMap('labels') ?? [];
-    input.annotations = metadata.stringMap('annotations') ?? [];
+    readMetadataMaps(metadata, input);
     input.owners = (metadata.objects('ownerReferences') ?? []).map((owner) => ({
       apiVersion: owner.string('apiVersion'),
       kind: owner.string('kind'),
@@ -54,12 +33,6 @@ export function readMachine(mapi: unknown, report: ConversionReport): MachineInp
     }));
   }
   const spec = root.objectOrEmpty('spec');
-  if (!spec) return input;
-  const nodeMetadata = spec.objectOrEmpty('metadata');
-  if (nodeMetadata) {
-    input.nodeLabels = nodeMetadata.stringMap('labels') ?? [];
-    input.nodeAnnotations = nodeMetadata.stringMap('annotations') ?? [];
-  }
-  readMachineSpecBody(spec, input);
+  if (spec) readMapiMachineSpec(spec, input);
   return input;
 }

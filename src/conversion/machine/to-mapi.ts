@@ -1,14 +1,16 @@
 // CAPI Machine + infrastructure machine → the MAPI Machine's spec, labels and annotations, when
 // Cluster API is authoritative. Pure, never throws. The platform converter turns the
 // infrastructure machine's spec (without the fields that identify the instance) back into a
-// providerSpec; labels, annotations, hooks and taints follow the MachineSet reverse rules. What
-// Cluster API cannot express is kept from the current MAPI Machine, so a round trip loses nothing.
+// providerSpec; labels, annotations, hooks and taints are written as on a MachineSet's template
+// (common/to-mapi-machine.ts). What Cluster API cannot express is kept from the current MAPI
+// Machine, so a round trip loses nothing.
 import type {
   CapiMachine,
   Infrastructure,
   InfrastructureMachine,
   MapiMachine,
 } from '../../api/types.js';
+import type { CapiMachineInput } from '../common/capi-machine-spec.js';
 import {
   ConversionReport,
   describeValue,
@@ -17,12 +19,15 @@ import {
 } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
 import { INFRASTRUCTURE_GROUP } from '../../model/api-groups.js';
-import { objectAt, putList, putMap } from '../common/json-edit.js';
-import { isControlPlane, PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from '../common/metadata.js';
-import { annotationsToMapi, hooksToMapi, labelsToMapi } from '../common/to-mapi-metadata.js';
-import { currentMapiTaints, taintsToMapi } from '../common/taints.js';
+import { isControlPlane } from '../common/metadata.js';
+import {
+  currentSpec,
+  machinePartsToMapi,
+  providerSpecToMapi,
+  putMachineSpec,
+} from '../common/to-mapi-machine.js';
 import type { Conversion, PlatformConverter } from '../types.js';
-import { type CapiMachineInput, readCapiMachine } from './capi-input.js';
+import { readCapiMachine } from './capi-input.js';
 import { readMachine } from './input.js';
 
 export interface MachineReverseInput {
@@ -62,22 +67,9 @@ export function convertMachineToMapi(input: MachineReverseInput): Conversion<Map
   const current = readMachine(input.mapi ?? {}, new ConversionReport());
   const spec = currentSpec(input.mapi);
 
-  const labels = labelsToMapi(capi.labels, { machine: current.labels, node: current.nodeLabels });
-  const isHook = (key: string) =>
-    key.startsWith(PRE_DRAIN_HOOK) || key.startsWith(PRE_TERMINATE_HOOK);
-  const annotations = annotationsToMapi(
-    capi.annotations.filter((entry) => !isHook(entry.key)),
-    { machine: current.annotations, node: current.nodeAnnotations },
-  );
-  const preDrain = hooksToMapi(capi.annotations, PRE_DRAIN_HOOK, current.preDrainHooks, report);
-  const preTerminate = hooksToMapi(
-    capi.annotations,
-    PRE_TERMINATE_HOOK,
-    current.preTerminateHooks,
-    report,
-  );
-  const taints = taintsToMapi(capi.taints, currentMapiTaints(spec.taints), report);
-  if (isControlPlane(Object.fromEntries(labels.machine))) {
+  const parts = machinePartsToMapi(capi, current, spec, report);
+  const labels = Object.fromEntries(parts.labels.machine);
+  if (isControlPlane(labels)) {
     report.error('metadata.labels', `mark a control-plane (master) machine: ${OUT_OF_SCOPE}`);
   }
   const providerSpec = convertInfrastructureMachine(
@@ -90,30 +82,14 @@ export function convertMachineToMapi(input: MachineReverseInput): Conversion<Map
     return { ok: false, errors: report.errors };
   }
 
-  putMap(spec, ['metadata', 'labels'], labels.node);
-  putMap(spec, ['metadata', 'annotations'], annotations.node);
-  putList(spec, ['lifecycleHooks', 'preDrain'], preDrain);
-  putList(spec, ['lifecycleHooks', 'preTerminate'], preTerminate);
-  putList(spec, ['taints'], taints);
-  if (capi.providerID !== undefined) spec.providerID = capi.providerID;
-  objectAt(spec, 'providerSpec').value = providerSpec.value;
+  putMachineSpec(spec, [], parts, providerSpec.value);
   // A new mirror of a Cluster API machine: Cluster API stays authoritative for it.
   if (input.mapi === undefined) spec.authoritativeAPI = 'ClusterAPI';
   return {
     ok: true,
-    value: {
-      spec,
-      labels: Object.fromEntries(labels.machine),
-      annotations: Object.fromEntries(annotations.machine),
-    },
+    value: { spec, labels, annotations: Object.fromEntries(parts.annotations.machine) },
     warnings: [...report.warnings, ...providerSpec.warnings],
   };
-}
-
-/** A copy of the current MAPI spec, which the conversion overwrites field by field. */
-function currentSpec(mapi: unknown): JsonObject {
-  const spec = isJsonObject(mapi) ? mapi.spec : undefined;
-  return isJsonObject(spec) ? structuredClone<JsonObject>(spec) : {};
 }
 
 /** The providerSpec from the infrastructure machine, or undefined after reporting why not. */
@@ -183,16 +159,8 @@ function convertInfrastructureMachine(
   }
   const spec = withoutIdentity(infrastructureMachine.spec, capi.providerID, input, path, report);
   if (spec === undefined) return undefined;
-  const result = converter.toMapi(spec, {
-    infrastructure,
-    path,
-    ...(capi.failureDomain !== undefined ? { failureDomain: capi.failureDomain } : {}),
-    ...(capi.dataSecretName !== undefined ? { userDataSecretName: capi.dataSecretName } : {}),
-    current,
-    controlPlane: false,
-  });
-  if (!result.ok) report.errors.push(...result.errors);
-  return result;
+  const context = { infrastructure, path, current, controlPlane: false };
+  return providerSpecToMapi(converter.toMapi, spec, capi, context, report);
 }
 
 /**

@@ -7,7 +7,15 @@ import { quote } from '../common/quote.js';
 
 /** The CRD's `format: uuid` (kube-openapi's pattern: hex digits, optional dashes, any case). */
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const TAG_FIELDS = ['tags', 'tagsAny', 'notTags', 'notTagsAny'] as const;
+/** The tag queries of a Neutron filter: comma-separated strings in MAPI, lists in CAPO. */
+export const TAG_FIELDS = ['tags', 'tagsAny', 'notTags', 'notTagsAny'] as const;
+/** The subnet-only query fields that are strings, in MAPI's (Neutron's) and in CAPO's spelling. */
+const SUBNET_STRING_FIELDS = [
+  { mapi: 'gateway_ip', capo: 'gatewayIP' },
+  { mapi: 'cidr', capo: 'cidr' },
+  { mapi: 'ipv6AddressMode', capo: 'ipv6AddressMode' },
+  { mapi: 'ipv6RaMode', capo: 'ipv6RAMode' },
+] as const;
 
 /** A CAPO NetworkParam / SubnetParam / SecurityGroupParam: an ID or a filter (maxProperties 1). */
 export type CapoReference = { id: string } | { filter: JsonObject };
@@ -83,11 +91,7 @@ function splitTags(reader: ObjectReader, key: string): string[] | undefined {
  * `projectId`, which wins when both are set (as Machine API documents).
  */
 function readCommonFilter(filter: ObjectReader): JsonObject {
-  const converted: JsonObject = {};
-  const name = filter.string('name');
-  if (name !== undefined) converted.name = name;
-  const description = filter.string('description');
-  if (description !== undefined) converted.description = description;
+  const converted = readNameAndDescription(filter);
   const projectId = filter.string('projectId');
   const tenantId = filter.string('tenantId');
   if (projectId !== undefined) {
@@ -108,19 +112,29 @@ function readCommonFilter(filter: ObjectReader): JsonObject {
   return converted;
 }
 
-/** The subnet-only query fields, renamed to CAPO's spelling. */
-function readSubnetFilterFields(filter: ObjectReader, converted: JsonObject): void {
+/** A Neutron filter's name and description: the same fields in MAPI and in CAPO. */
+export function readNameAndDescription(filter: ObjectReader): JsonObject {
+  const converted: JsonObject = {};
+  const name = filter.string('name');
+  if (name !== undefined) converted.name = name;
+  const description = filter.string('description');
+  if (description !== undefined) converted.description = description;
+  return converted;
+}
+
+/** Reads the subnet-only query fields of `filter` into `converted`, in the spelling of `to`. */
+export function readSubnetFilterFields(
+  filter: ObjectReader,
+  converted: JsonObject,
+  to: 'mapi' | 'capo',
+): void {
+  // 0 is the unset value in both.
   const ipVersion = filter.integer('ipVersion');
   if (ipVersion !== undefined && ipVersion !== 0) converted.ipVersion = ipVersion;
-  const renamed: [string, string][] = [
-    ['gateway_ip', 'gatewayIP'],
-    ['cidr', 'cidr'],
-    ['ipv6AddressMode', 'ipv6AddressMode'],
-    ['ipv6RaMode', 'ipv6RAMode'],
-  ];
-  for (const [mapiKey, capoKey] of renamed) {
-    const value = filter.string(mapiKey);
-    if (value !== undefined) converted[capoKey] = value;
+  const from = to === 'capo' ? 'mapi' : 'capo';
+  for (const spelling of SUBNET_STRING_FIELDS) {
+    const value = filter.string(spelling[from]);
+    if (value !== undefined) converted[spelling[to]] = value;
   }
 }
 
@@ -223,7 +237,7 @@ export function readSubnet(subnet: ObjectReader): SubnetTarget {
   const filter: JsonObject = {};
   if (filterReader !== undefined) {
     Object.assign(filter, readCommonFilter(filterReader));
-    readSubnetFilterFields(filterReader, filter);
+    readSubnetFilterFields(filterReader, filter, 'capo');
     dropIgnoredFields(filterReader, {
       ...IGNORED_QUERY_FIELDS,
       networkId: 'string',

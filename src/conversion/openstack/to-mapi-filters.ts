@@ -3,7 +3,12 @@
 // (tags as comma-separated strings, Neutron's spelling of the field names). Also the wording of
 // errors shared by every part of the reverse conversion.
 import type { JsonObject, ObjectReader } from '../common/field-reader.js';
-import { requireUuid } from './filters.js';
+import {
+  readNameAndDescription,
+  readSubnetFilterFields,
+  requireUuid,
+  TAG_FIELDS,
+} from './filters.js';
 import { quote } from '../common/quote.js';
 
 /** The fix offered for everything Machine API cannot hold. */
@@ -20,8 +25,6 @@ export function rejectFields(reader: ObjectReader, keys: readonly string[], why 
     );
   }
 }
-
-const TAG_FIELDS = ['tags', 'tagsAny', 'notTags', 'notTagsAny'] as const;
 
 /** A CAPO tag list → a MAPI comma-separated tag query; undefined when empty or not expressible. */
 function joinTags(filter: ObjectReader, key: string): string | undefined {
@@ -41,11 +44,7 @@ function joinTags(filter: ObjectReader, key: string): string | undefined {
 
 /** The fields every CAPO Neutron filter shares, in MAPI's spelling. */
 function readCommonFilter(filter: ObjectReader): JsonObject {
-  const converted: JsonObject = {};
-  const name = filter.string('name');
-  if (name !== undefined) converted.name = name;
-  const description = filter.string('description');
-  if (description !== undefined) converted.description = description;
+  const converted = readNameAndDescription(filter);
   const projectId = filter.string('projectID');
   if (projectId !== undefined) converted.projectId = projectId;
   for (const key of TAG_FIELDS) {
@@ -57,18 +56,7 @@ function readCommonFilter(filter: ObjectReader): JsonObject {
 
 function readSubnetFilter(filter: ObjectReader): JsonObject {
   const converted = readCommonFilter(filter);
-  const ipVersion = filter.integer('ipVersion');
-  if (ipVersion !== undefined && ipVersion !== 0) converted.ipVersion = ipVersion;
-  const renamed: [string, string][] = [
-    ['gatewayIP', 'gateway_ip'],
-    ['cidr', 'cidr'],
-    ['ipv6AddressMode', 'ipv6AddressMode'],
-    ['ipv6RAMode', 'ipv6RaMode'],
-  ];
-  for (const [capoKey, mapiKey] of renamed) {
-    const value = filter.string(capoKey);
-    if (value !== undefined) converted[mapiKey] = value;
-  }
+  readSubnetFilterFields(filter, converted, 'mapi');
   return converted;
 }
 
