@@ -12,7 +12,11 @@ import {
   PAUSED_VALUE,
 } from '../model/markers.js';
 import type { SyncReason } from './conditions.js';
-import { mergeOwnedMetadata, ownedMetadataDiffers } from './owned-metadata.js';
+import {
+  createWithOwnedMetadata,
+  mergeOwnedMetadata,
+  ownedMetadataDiffers,
+} from './owned-metadata.js';
 import { reportFailure, reportState, type ReportingObject } from './report.js';
 import {
   addFinalizer,
@@ -74,25 +78,23 @@ export function planForward<C extends CapiMirror>(f: Forward<C>): Step {
 }
 
 function createMirror<C extends CapiMirror>(f: Forward<C>): Step {
-  const { desired } = f;
-  const annotations = { ...desired.metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE };
-  return {
-    kind: 'create',
-    object: {
-      ...desired,
-      metadata: {
-        ...desired.metadata,
-        ...mergeOwnedMetadata({}, { labels: desired.metadata.labels, annotations }),
-        ownerReferences: f.ownerReferences(),
-        finalizers: [FINALIZER],
-      },
+  const { metadata } = f.desired;
+  return createWithOwnedMetadata(
+    f.desired,
+    {
+      labels: metadata.labels,
+      annotations: { ...metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
+      ownerReferences: f.ownerReferences(),
+      finalizers: [FINALIZER],
     },
-    note: f.paused
-      ? `creating paused ${f.capiNoun}`
-      : `creating ${f.capiNoun} (paused until complete)`,
-    failure: f.reasons.create,
-    events: f.events,
-  };
+    {
+      note: f.paused
+        ? `creating paused ${f.capiNoun}`
+        : `creating ${f.capiNoun} (paused until complete)`,
+      failure: f.reasons.create,
+      events: f.events,
+    },
+  );
 }
 
 /** Cluster API forbids changing spec.clusterName: reported, never written. */
@@ -150,7 +152,7 @@ function reportSynchronized<C extends CapiMirror>(f: Forward<C>, mirror: C): Ste
   );
 }
 
-export function withoutKey(map: Record<string, string>, key: string): Record<string, string> {
+function withoutKey(map: Record<string, string>, key: string): Record<string, string> {
   const { [key]: _dropped, ...rest } = map;
   return rest;
 }

@@ -16,7 +16,11 @@ import {
 } from '../../model/markers.js';
 import { planMirrorStatus } from './mirror-status.js';
 import type { Observed } from './observed.js';
-import { mergeOwnedMetadata, ownedMetadataDiffers } from '../owned-metadata.js';
+import {
+  adoptWithOwnedMetadata,
+  createWithOwnedMetadata,
+  ownedMetadataDiffers,
+} from '../owned-metadata.js';
 import { planForward, statusWrite, warningEvents, withAuthority } from '../forward.js';
 import { planReverseSync } from './reverse.js';
 import { formatFieldErrors, planSyncStart, reportFailure } from '../report.js';
@@ -198,20 +202,15 @@ function planTemplate(
   const name = desired.metadata.name;
   const template = o.templates.find((t) => t.metadata.name === name);
   if (!template) {
-    return {
-      kind: 'create',
-      object: {
-        ...desired,
-        metadata: {
-          ...desired.metadata,
-          ...mergeOwnedMetadata({}, desired.metadata),
-          ownerReferences: [ownerReference(mirror)],
-        },
+    return createWithOwnedMetadata(
+      desired,
+      {
+        labels: desired.metadata.labels,
+        annotations: desired.metadata.annotations,
+        ownerReferences: [ownerReference(mirror)],
       },
-      note: 'creating template',
-      failure: Reason.TemplateUpdateFailed,
-      events: warnings,
-    };
+      { note: 'creating template', failure: Reason.TemplateUpdateFailed, events: warnings },
+    );
   }
   if (template.metadata.annotations?.[SOURCE_ANNOTATION] !== o.name) {
     const message = `A ${template.kind} named ${o.capiNamespace}/${name} already exists and was not created for this MachineSet; it is never modified or deleted by this controller. Delete or rename it so the mirror can get its own template.`;
@@ -228,19 +227,9 @@ function planTemplate(
   if (isOwnedBy(template, mirror) && !ownedMetadataDiffers(template.metadata, desired.metadata)) {
     return undefined;
   }
-  const owners = (template.metadata.ownerReferences ?? []).filter(
-    (r) => r.uid !== mirror.metadata.uid,
-  );
   return {
     kind: 'update',
-    object: {
-      ...template,
-      metadata: {
-        ...template.metadata,
-        ...mergeOwnedMetadata(template.metadata, desired.metadata),
-        ownerReferences: [...owners, ownerReference(mirror)],
-      },
-    },
+    object: adoptWithOwnedMetadata(template, desired.metadata, ownerReference(mirror)),
     note: 'adopting template',
     failure: Reason.TemplateUpdateFailed,
   };

@@ -9,9 +9,16 @@ import { MachineReason } from '../conditions.js';
 import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
 import { stableHash } from '../../model/naming.js';
 import { formatFieldErrors, reportFailure } from '../report.js';
-import { isOwnedBy, type Step } from '../steps.js';
+import { controllerReference, isOwnedBy, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
-import { planForward, statusWrite, warningEvents, withAuthority, withoutKey } from '../forward.js';
+import { planForward, statusWrite, warningEvents, withAuthority } from '../forward.js';
+import {
+  adoptWithOwnedMetadata,
+  createWithOwnedMetadata,
+  ownedMetadataDiffers,
+  type OwnedKeys,
+  type SharedMetadata,
+} from '../owned-metadata.js';
 import { planCapiMachineStatus } from './status.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
@@ -100,7 +107,8 @@ function missingInputs(o: MachineObserved, mapi: MapiMachine): Step | undefined 
 /**
  * The next write of the infrastructure machine: create it owned by the CAPI Machine, adopt it,
  * or write a changed spec (known by the hash of what we last wrote, not by comparing with what
- * the provider's defaulting made of it) or pause state. Undefined when it is as wanted.
+ * the provider's defaulting made of it), pause state or labels and annotations of ours.
+ * Undefined when it is as wanted.
  */
 function planInfrastructureMachine(
   o: MachineObserved,
@@ -111,67 +119,77 @@ function planInfrastructureMachine(
 ): Step | undefined {
   const current = o.infrastructureMachine;
   const hash = stableHash(desired.spec);
-  const owner = {
-    apiVersion: mirror.apiVersion,
-    kind: mirror.kind,
-    name: mirror.metadata.name,
-    uid: mirror.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  const owner = controllerReference(mirror);
+  const labels = desired.metadata.labels ?? {};
+  if (!current) {
+    // Created paused, as the CAPI Machine is: unpaused last, with it.
+    const annotations = { [PAUSED_ANNOTATION]: PAUSED_VALUE, [SPEC_HASH_ANNOTATION]: hash };
+    return createWithOwnedMetadata(
+      desired,
+      { labels, annotations, ownerReferences: [owner] },
+      { note: `creating ${desired.kind}`, failure: MachineReason.InfraMachineUpdateFailed },
+    );
+  }
   const annotations = {
     ...(paused ? { [PAUSED_ANNOTATION]: PAUSED_VALUE } : {}),
     [SPEC_HASH_ANNOTATION]: hash,
   };
-  if (!current) {
-    return {
-      kind: 'create',
-      object: {
-        ...desired,
-        metadata: {
-          ...desired.metadata,
-          annotations: { ...annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
-          ownerReferences: [owner],
-        },
-      },
-      note: `creating ${desired.kind}`,
-      failure: MachineReason.InfraMachineUpdateFailed,
-    };
-  }
-  const foreign = reportForeignController(o, mapi, mirror, current);
-  if (foreign) return foreign;
+  return (
+    reportForeignController(o, mapi, mirror, current) ??
+    updateInfrastructureMachine(current, mirror, desired, { labels, annotations }, paused)
+  );
+}
+
+/**
+ * What an infrastructure machine without a record of our keys (created before records, or by
+ * Cluster API and adopted) counts as ours: what we have always written there, never the
+ * provider's or anyone else's.
+ */
+function unrecordedKeys(metadata: SharedMetadata): OwnedKeys {
+  return {
+    labels: Object.keys(metadata.labels ?? {}),
+    annotations: [PAUSED_ANNOTATION, SPEC_HASH_ANNOTATION],
+  };
+}
+
+function updateInfrastructureMachine(
+  current: InfrastructureMachine,
+  mirror: CapiMachine,
+  desired: InfrastructureMachine,
+  metadata: SharedMetadata,
+  paused: boolean,
+): Step | undefined {
   const currentAnnotations = current.metadata.annotations ?? {};
-  const pauseDiffers = (currentAnnotations[PAUSED_ANNOTATION] !== undefined) !== paused;
-  const hashDiffers = currentAnnotations[SPEC_HASH_ANNOTATION] !== hash;
-  if (!isOwnedBy(current, mirror) || pauseDiffers || hashDiffers) {
-    const others = withoutKey(
-      withoutKey(currentAnnotations, PAUSED_ANNOTATION),
-      SPEC_HASH_ANNOTATION,
-    );
-    const owners = (current.metadata.ownerReferences ?? []).filter(
-      (r) => r.uid !== mirror.metadata.uid,
-    );
-    return {
-      kind: 'update',
-      object: {
-        ...current,
-        metadata: {
-          ...current.metadata,
-          labels: { ...current.metadata.labels, ...desired.metadata.labels },
-          annotations: { ...others, ...annotations },
-          ownerReferences: [...owners, owner],
-        },
-        spec: hashDiffers ? desired.spec : current.spec,
-      } as InfrastructureMachine,
-      note: hashDiffers
-        ? `updating ${current.kind}`
-        : pauseDiffers && !paused
-          ? `unpausing ${current.kind}`
-          : `adopting ${current.kind}`,
-      failure: MachineReason.InfraMachineUpdateFailed,
-    };
+  const hashDiffers =
+    currentAnnotations[SPEC_HASH_ANNOTATION] !== metadata.annotations?.[SPEC_HASH_ANNOTATION];
+  const owned = isOwnedBy(current, mirror);
+  const unrecorded = unrecordedKeys(metadata);
+  if (owned && !hashDiffers && !ownedMetadataDiffers(current.metadata, metadata, unrecorded)) {
+    return undefined;
   }
-  return undefined;
+  const adopted = adoptWithOwnedMetadata(
+    current,
+    metadata,
+    controllerReference(mirror),
+    unrecorded,
+  );
+  const object: InfrastructureMachine = {
+    ...adopted,
+    spec: hashDiffers ? desired.spec : current.spec,
+  };
+  const pauseDiffers = (currentAnnotations[PAUSED_ANNOTATION] !== undefined) !== paused;
+  return {
+    kind: 'update',
+    object,
+    note: hashDiffers
+      ? `updating ${current.kind}`
+      : pauseDiffers && !paused
+        ? `unpausing ${current.kind}`
+        : owned && !pauseDiffers
+          ? `updating the labels and annotations of ${current.kind}`
+          : `adopting ${current.kind}`,
+    failure: MachineReason.InfraMachineUpdateFailed,
+  };
 }
 
 /** An infrastructure machine another object controls is never taken over: reported. */
