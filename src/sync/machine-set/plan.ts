@@ -14,7 +14,7 @@ import {
   CLUSTER_API_UID_ANNOTATION,
   SOURCE_ANNOTATION,
 } from '../../model/markers.js';
-import { planMirrorStatus } from './mirror-status.js';
+import { planCapiMachineSetStatus } from './mirror-status.js';
 import type { Observed } from './observed.js';
 import {
   adoptWithOwnedMetadata,
@@ -160,7 +160,7 @@ function planSync(o: Observed, mapi: MapiMachineSet, authority: 'MachineAPI' | '
       // The paused mirror's status, from MAPI's (an unpaused one's belongs to Cluster API),
       // then the templates we created that the mirror no longer uses.
       (paused
-        ? statusWrite(planMirrorStatus(mapi, mirror, o.now), Reason.UpdateFailed)
+        ? statusWrite(planCapiMachineSetStatus(mapi, mirror, o.now), Reason.UpdateFailed)
         : undefined) ??
       planStaleTemplates(o.templates, o.name, mirror, templateName, o.templateUsers),
     synchronized: () =>

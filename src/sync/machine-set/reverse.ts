@@ -14,7 +14,9 @@ import { formatFieldErrors, reportFailure, reportState } from '../report.js';
 import { sameMachines, splitProviderSpec } from '../same-machines.js';
 import { warningEvents } from '../forward.js';
 import { planMapiFromClusterApi } from '../reverse.js';
+import { statusChanges } from '../status-mirror.js';
 import { done, type Step } from '../steps.js';
+import { mapiMachineSetStatus } from './mirror-status.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
   const source = `${o.capiNamespace}/${capi.metadata.name}`;
@@ -63,7 +65,8 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
   // 2. Synchronized at the CAPI generation, with Cluster API's status once it describes the CAPI
   // MachineSet's current spec: one write, so that the observedGeneration it carries never
   // vouches for a status that Synchronized does not describe yet.
-  const status = mirroredStatus(mapi, capi);
+  const wanted = mapiMachineSetStatus(mapi, capi);
+  const status = wanted && statusChanges(mapi.status, wanted);
   const message = `Cluster API is authoritative; this MachineSet mirrors ${source} and its ${template?.kind ?? 'template'} ${templateName ?? ''}.`;
   const report = reportState(
     mapi,
@@ -102,34 +105,4 @@ function withoutProviderSpec(spec: unknown): { rest: unknown; providerSpec: unkn
   const copy = structuredClone(spec ?? {}) as { template?: { spec?: unknown } };
   const inner = splitProviderSpec(copy.template?.spec);
   return { rest: copy, providerSpec: inner };
-}
-
-interface DeprecatedV1Beta1Status {
-  deprecated?: {
-    v1beta1?: { fullyLabeledReplicas?: number; failureReason?: string; failureMessage?: string };
-  };
-}
-
-/** The MAPI status fields that differ from what Cluster API reports, or undefined. */
-function mirroredStatus(
-  mapi: MapiMachineSet,
-  capi: CapiMachineSet,
-): Record<string, unknown> | undefined {
-  const capiStatus: (CapiMachineSet['status'] & DeprecatedV1Beta1Status) | undefined = capi.status;
-  if (!capiStatus || capiStatus.observedGeneration !== capi.metadata.generation) return undefined;
-  const v1beta1 = capiStatus.deprecated?.v1beta1;
-  const wanted: Record<string, unknown> = {
-    replicas: capiStatus.replicas ?? 0,
-    readyReplicas: capiStatus.readyReplicas ?? 0,
-    availableReplicas: capiStatus.availableReplicas ?? 0,
-    fullyLabeledReplicas: v1beta1?.fullyLabeledReplicas ?? capiStatus.replicas ?? 0,
-    observedGeneration: mapi.metadata.generation,
-    // Absent fields are removed (null in a merge patch), so an old error does not linger.
-    labelSelector: capiStatus.selector || null,
-    errorReason: v1beta1?.failureReason ?? null,
-    errorMessage: v1beta1?.failureMessage ?? null,
-  };
-  const current = (mapi.status ?? {}) as Record<string, unknown>;
-  const changed = Object.entries(wanted).filter(([key, value]) => (current[key] ?? null) !== value);
-  return changed.length > 0 ? Object.fromEntries(changed) : undefined;
 }

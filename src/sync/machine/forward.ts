@@ -19,7 +19,7 @@ import {
   type OwnedKeys,
   type SharedMetadata,
 } from '../owned-metadata.js';
-import { planCapiMachineStatus } from './status.js';
+import { planCapiMachineStatus } from './mirror-status.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
 const DEFAULTED_SPEC_FIELDS = ['deletion'] as const;

@@ -12,7 +12,8 @@ import { warningEvents } from '../forward.js';
 import { planMapiFromClusterApi } from '../reverse.js';
 import { done, isDeleting, isPaused, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
-import { planMapiMachineStatus } from './status.js';
+import { planStatusMirror } from '../status-mirror.js';
+import { mapiMachineStatus } from './mirror-status.js';
 
 const MAPI_API_VERSION = 'machine.openshift.io/v1beta1';
 /** Our own annotations on a MAPI mirror; Cluster API knows nothing of them. */
@@ -59,7 +60,11 @@ export function planMachineReverse(o: MachineObserved, mapi: MapiMachine, capi: 
   if (update) return update;
 
   // 2. The status: phase, node, addresses.
-  const status = planMapiMachineStatus(mapi, capi);
+  const status = planStatusMirror(
+    mapi,
+    mapiMachineStatus(mapi, capi),
+    'mirroring the Cluster API Machine status to MAPI',
+  );
   if (status) return status;
 
   // 3. Synchronized at the CAPI generation.
