@@ -163,11 +163,6 @@ export function withAuthority<C extends KubeObject>(converted: C, authority: str
   return { ...converted, metadata: { ...converted.metadata, annotations } };
 }
 
-/** A conversion's warnings as the Warning events told with its writes. */
-export function warningEvents(warnings: readonly string[]): EventSpec[] {
-  return warnings.map((message) => ({ type: 'Warning', reason: 'ConversionWarning', message }));
-}
-
 /** A mirrored-status write, reported under the kind's update reason when it fails. */
 export function statusWrite(step: WriteStep | undefined, failure: SyncReason): Step | undefined {
   return step ? { ...step, failure } : undefined;

@@ -64,6 +64,11 @@ export function formatFieldErrors(errors: FieldError[]): string {
   return more > 0 ? `${named.join('; ')}; and ${more} more` : named.join('; ');
 }
 
+/** A conversion's warnings as the Warning events told with its writes. */
+export function warningEvents(warnings: readonly string[]): EventSpec[] {
+  return warnings.map((message) => ({ type: 'Warning', reason: 'ConversionWarning', message }));
+}
+
 /** Synchronized=True, and mirrored at the object's own generation. */
 export function synchronizedAtGeneration(object: ReportingObject): boolean {
   return (

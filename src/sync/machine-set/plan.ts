@@ -21,9 +21,9 @@ import {
   createWithOwnedMetadata,
   ownedMetadataDiffers,
 } from '../owned-metadata.js';
-import { planForward, statusWrite, warningEvents, withAuthority } from '../forward.js';
+import { planForward, statusWrite, withAuthority } from '../forward.js';
 import { planReverseSync } from './reverse.js';
-import { formatFieldErrors, planSyncStart, reportFailure } from '../report.js';
+import { formatFieldErrors, planSyncStart, reportFailure, warningEvents } from '../report.js';
 import {
   annotate,
   done,

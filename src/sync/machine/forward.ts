@@ -8,10 +8,10 @@ import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
 import { MachineReason } from '../conditions.js';
 import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
 import { stableHash } from '../../model/naming.js';
-import { formatFieldErrors, reportFailure } from '../report.js';
+import { formatFieldErrors, reportFailure, warningEvents } from '../report.js';
 import { controllerReference, isOwnedBy, type Step } from '../steps.js';
 import type { MachineObserved } from './observed.js';
-import { planForward, statusWrite, warningEvents, withAuthority } from '../forward.js';
+import { planForward, statusWrite, withAuthority } from '../forward.js';
 import {
   adoptWithOwnedMetadata,
   createWithOwnedMetadata,
