@@ -1,17 +1,13 @@
 // MAPI → CAPI for one Machine, in the order of ../forward.ts: the paused CAPI Machine and its
 // infrastructure machine while Machine API is authoritative, or the initial sync that creates
 // them for a Machine born under Cluster API. Pure. What is the Machine's own: its conversion,
-// the infrastructure machine (the companion) and the mirrored status.
+// the infrastructure machine (the companion) and its mirrored status.
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../api/types.js';
 import { convertMachine } from '../../conversion/machine/to-capi.js';
-import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
-import { MachineReason } from '../conditions.js';
 import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
 import { stableHash } from '../../model/naming.js';
-import { formatFieldErrors, reportFailure, warningEvents } from '../report.js';
-import { controllerReference, isOwnedBy, type Step } from '../steps.js';
-import type { MachineObserved } from './observed.js';
-import { planForward, statusWrite, withAuthority } from '../forward.js';
+import { MachineReason } from '../conditions.js';
+import { convertForward, planForward, type ForwardKind } from '../forward.js';
 import {
   adoptWithOwnedMetadata,
   createWithOwnedMetadata,
@@ -19,89 +15,59 @@ import {
   type OwnedKeys,
   type SharedMetadata,
 } from '../owned-metadata.js';
+import { reportFailure, warningEvents } from '../report.js';
+import { controllerReference, isOwnedBy, type Step } from '../steps.js';
+import { MACHINES } from './kind.js';
 import { planCapiMachineStatus } from './mirror-status.js';
+import type { MachineObserved } from './observed.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
 const DEFAULTED_SPEC_FIELDS = ['deletion'] as const;
+
+const FORWARD: ForwardKind = {
+  ...MACHINES,
+  messages: {
+    infrastructureUnavailable: () =>
+      'The Infrastructure "cluster" (config.openshift.io/v1) or its status.infrastructureName was not found; it names the Cluster API cluster. The Machine is mirrored once it is set.',
+    unsupportedPlatformAdvice: '',
+    conversionFailed: (errors) =>
+      `Cannot mirror this Machine to Cluster API: ${errors}. Fix the Machine (or what is named); it is converted again when it changes.`,
+  },
+};
 
 export function planMachineForward(
   o: MachineObserved,
   mapi: MapiMachine,
   authority: 'MachineAPI' | 'ClusterAPI',
 ): Step {
-  const missing = missingInputs(o, mapi);
-  if (missing) return missing;
   const paused = authority === 'MachineAPI';
-  const conversion = convertMachine({
-    mapi,
-    infrastructure: o.infrastructure!,
-    converter: o.converter!,
-    capiNamespace: o.capiNamespace,
-    paused: true, // unpaused last, by the initial sync or the handshake
-    ...(o.capiMachineSet ? { machineSet: o.capiMachineSet } : {}),
-    ...(o.cluster ? { cluster: o.cluster } : {}),
-  });
-  if (!conversion.ok) {
-    return reportFailure(
+  const converted = convertForward(FORWARD, o, mapi, (infrastructure, converter) =>
+    convertMachine({
       mapi,
-      o.now,
-      MachineReason.ConversionFailed,
-      `Cannot mirror this Machine to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the Machine (or what is named); it is converted again when it changes.`,
-      'conversion failed; waiting for a change',
-    );
-  }
-  const { machine, infrastructureMachine } = conversion.value;
+      infrastructure,
+      converter,
+      capiNamespace: o.capiNamespace,
+      paused: true, // unpaused last, by the initial sync or the handshake
+      ...(o.capiMachineSet ? { machineSet: o.capiMachineSet } : {}),
+      ...(o.cluster ? { cluster: o.cluster } : {}),
+    }),
+  );
+  if ('step' in converted) return converted.step;
+  const { machine, infrastructureMachine } = converted.value;
   const capiName = `${o.capiNamespace}/${o.name}`;
-  return planForward<CapiMachine>({
-    capiNoun: 'CAPI Machine',
-    capiName,
-    reasons: {
-      create: MachineReason.CreateFailed,
-      update: MachineReason.UpdateFailed,
-      synchronized: MachineReason.Synchronized,
-    },
-    mapi,
-    ...(o.mirror ? { mirror: o.mirror } : {}),
-    desired: withAuthority(machine, authority),
-    paused,
-    now: o.now,
-    events: warningEvents(conversion.warnings),
+  return planForward(MACHINES, o, mapi, authority, {
+    desired: machine,
+    events: warningEvents(converted.warnings),
     ownerReferences: () => machine.metadata.ownerReferences ?? [],
     spec: (mirror) => ({ ...machine.spec, ...pickDefaulted(mirror) }),
     companion: (mirror) =>
       planInfrastructureMachine(o, mapi, mirror, infrastructureMachine, paused),
-    after: (mirror) =>
-      paused
-        ? statusWrite(planCapiMachineStatus(mapi, mirror), MachineReason.UpdateFailed)
-        : undefined,
+    status: (mirror) => planCapiMachineStatus(mapi, mirror),
     synchronized: (mirror) =>
       paused
         ? `Mirrored to ${capiName} (paused) with ${mirror.spec.infrastructureRef.kind} ${mirror.spec.infrastructureRef.name}.`
         : `Cluster API is authoritative; the initial synchronization created ${capiName}.`,
   });
-}
-
-/** The Infrastructure names the cluster; the platform must have a converter. */
-function missingInputs(o: MachineObserved, mapi: MapiMachine): Step | undefined {
-  if (!o.infrastructure?.status?.infrastructureName) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.InfraResourcesUnavailable,
-      'The Infrastructure "cluster" (config.openshift.io/v1) or its status.infrastructureName was not found; it names the Cluster API cluster. The Machine is mirrored once it is set.',
-      'infrastructure unavailable',
-    );
-  }
-  if (!o.converter) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.ConversionFailed,
-      `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: ${SUPPORTED_PLATFORMS.join(', ')}.`,
-      'unsupported platform',
-    );
-  }
-  return undefined;
 }
 
 /**
