@@ -33,6 +33,11 @@ export type MachineReason = (typeof MachineReason)[keyof typeof MachineReason];
 /** Any reason of the Synchronized condition, on a MachineSet or a Machine. */
 export type SyncReason = Reason | MachineReason;
 
+/** The reasons both kinds have, by the same names, each kind with its own identifiers. */
+export type KindReasons = Readonly<
+  Record<keyof typeof Reason & keyof typeof MachineReason, SyncReason>
+>;
+
 export interface SyncState {
   status: 'True' | 'False' | 'Unknown';
   reason: SyncReason;

@@ -9,25 +9,18 @@
 // let such a paused object go, we remove that finalizer too, or it stays Terminating for ever.
 import type { KubeObject } from '../api/types.js';
 import { AUTHORITY_ANNOTATION, FINALIZER } from '../model/markers.js';
-import type { SyncReason } from './conditions.js';
+import type { MirrorKind } from './kind.js';
 import { reportFailure, type ReportingObject } from './report.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
 
 /** What the deletion table needs to know of one kind of mirror. */
-export interface DeletionKind {
-  /** How notes name the two sides: "MAPI machine set" / "CAPI machine set", "… Machine". */
-  mapiNoun: string;
-  capiNoun: string;
+export interface DeletionKind extends MirrorKind {
   /** Cluster API's finalizer on the CAPI object, never removed while it is paused. */
   capiFinalizer: string;
   /** machine-api-operator's finalizer on a MAPI object it pauses, when it puts one there. */
   pausedMapiFinalizer?: string;
-  /** The `Synchronized=False` reason for a deleted mirror under MachineAPI. */
-  mirrorDeletedReason: SyncReason;
   /** What the report of a deleted mirror adds after "… created again from this <kind> once it is gone." */
   mirrorDeletedNote: string;
-  /** The `<kind>` of that message: "MachineSet", "Machine". */
-  kind: string;
   /** What else of ours goes once no mirror is left (a MachineSet's templates). */
   leftovers?(): Step | undefined;
 }
@@ -75,8 +68,23 @@ function releaseMapi(k: DeletionKind, mapi: MapiSide): Step | undefined {
   );
 }
 
+/**
+ * The table's step while the MAPI side or the mirror is being deleted; undefined while neither
+ * is.
+ */
+export function planDeletion(
+  k: DeletionKind,
+  o: DeletionObserved,
+  mapi: MapiSide,
+): Step | undefined {
+  const { mirror } = o;
+  if (isDeleting(mapi)) return planMapiDeletion(k, o, mapi);
+  if (mirror && isDeleting(mirror)) return planMirrorDeletion(k, o, mapi, mirror);
+  return undefined;
+}
+
 /** The MAPI side is being deleted. */
-export function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide): Step {
+function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide): Step {
   const { mirror } = o;
   const machineApi = mapi.status?.authoritativeAPI === 'MachineAPI';
   if (mirror && machineApi && isPaused(mirror)) {
@@ -109,7 +117,7 @@ export function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: Map
 }
 
 /** The CAPI side is being deleted while the MAPI side stays. */
-export function planMirrorDeletion(
+function planMirrorDeletion(
   k: DeletionKind,
   o: DeletionObserved,
   mapi: MapiSide,
@@ -128,7 +136,8 @@ export function planMirrorDeletion(
     const report = reportFailure(
       mapi,
       o.now,
-      k.mirrorDeletedReason,
+      // Under MachineAPI a deleted mirror is a failed update of it.
+      k.reasons.UpdateFailed,
       `The Cluster API mirror ${o.capiNamespace}/${o.name} is being deleted; it is created again from this ${k.kind} once it is gone.${k.mirrorDeletedNote}`,
       'mirror deletion reported',
     );

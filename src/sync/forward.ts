@@ -1,10 +1,13 @@
 // MAPI → CAPI, written once for both kinds of mirror: the CAPI object created paused (so that
 // its companion, a template or an infrastructure machine, is owned by it from its first
 // moment), its companion, its spec and metadata, our finalizer, its status, then
-// `Synchronized=True`. Each kind converts and brings its companion and status; the order, which
-// a crash between any two writes can resume from, is here. Pure.
+// `Synchronized=True`. Each kind brings its conversion, its companion and its status fields; what
+// keeps a conversion from being made is reported here, and so is the order, which a crash between
+// any two writes can resume from. Pure.
 import isEqual from 'lodash/isEqual.js';
-import type { KubeObject, OwnerReference } from '../api/types.js';
+import type { Infrastructure, KubeObject, OwnerReference } from '../api/types.js';
+import { SUPPORTED_PLATFORMS } from '../conversion/platforms.js';
+import type { Conversion, PlatformConverter } from '../conversion/types.js';
 import {
   AUTHORITY_ANNOTATION,
   FINALIZER,
@@ -12,8 +15,14 @@ import {
   PAUSED_VALUE,
 } from '../model/markers.js';
 import type { SyncReason } from './conditions.js';
-import { mergeOwnedMetadata, ownedMetadataDiffers } from './owned-metadata.js';
-import { reportFailure, reportState, type ReportingObject } from './report.js';
+import type { MirrorKind } from './kind.js';
+import type { SyncObserved } from './observed.js';
+import {
+  createWithOwnedMetadata,
+  mergeOwnedMetadata,
+  ownedMetadataDiffers,
+} from './owned-metadata.js';
+import { formatFieldErrors, reportFailure, reportState, type ReportingObject } from './report.js';
 import {
   addFinalizer,
   done,
@@ -29,20 +38,25 @@ export interface CapiMirror extends KubeObject {
   spec: { clusterName: string };
 }
 
-/** One forward sync of one object, as its kind describes it. */
-export interface Forward<C extends CapiMirror> {
-  /** How notes name the CAPI side: "CAPI machine set", "CAPI Machine". */
-  capiNoun: string;
-  /** `namespace/name` of the CAPI object. */
-  capiName: string;
-  reasons: { create: SyncReason; update: SyncReason; synchronized: SyncReason };
-  mapi: ReportingObject;
-  mirror?: C;
-  /** The CAPI object as converted, with our authority annotation. */
+/** How a kind words what keeps its forward sync from converting. */
+export interface ForwardMessages {
+  /** The Infrastructure, or its status.infrastructureName, is missing. */
+  infrastructureUnavailable(infrastructure: Infrastructure | undefined): string;
+  /** What follows the supported platforms when the platform has no conversion. */
+  unsupportedPlatformAdvice: string;
+  /** The conversion failed with these field errors. */
+  conversionFailed(fieldErrors: string): string;
+}
+
+/** What the forward planner knows of a kind before it converts anything. */
+export interface ForwardKind extends MirrorKind {
+  messages: ForwardMessages;
+}
+
+/** The CAPI object the kind's conversion made, and what the kind brings around it. */
+export interface ForwardMirror<C extends CapiMirror> {
+  /** The CAPI object as converted; marked here with the authority it is written under. */
   desired: C;
-  /** True while Machine API is authoritative; false for the initial sync under Cluster API. */
-  paused: boolean;
-  now: string;
   /** Warning events of the conversion, told with the writes of the CAPI object. */
   events: EventSpec[];
   /** The owner references the CAPI object should have (from what it has now, if it exists). */
@@ -51,14 +65,82 @@ export interface Forward<C extends CapiMirror> {
   spec(mirror: C): C['spec'];
   /** The companion's next write, once the CAPI object exists. */
   companion(mirror: C): Step | undefined;
-  /** Writes after the CAPI object's own: its mirrored status, leftovers to let go. */
-  after(mirror: C): Step | undefined;
+  /** The write of the paused CAPI object's status, mirrored from the MAPI object's. */
+  status(mirror: C): WriteStep | undefined;
+  /** Writes after the mirrored status: leftovers to let go. */
+  after?(mirror: C): Step | undefined;
   /** What `Synchronized=True` says. */
   synchronized(mirror: C): string;
 }
 
+/** One forward sync of one object: its kind, what was observed, and what the kind brings. */
+interface Forward<C extends CapiMirror> extends MirrorKind, ForwardMirror<C> {
+  /** `namespace/name` of the CAPI object. */
+  capiName: string;
+  mapi: ReportingObject;
+  mirror?: C;
+  /** True while Machine API is authoritative; false for the initial sync under Cluster API. */
+  paused: boolean;
+  now: string;
+}
+
+/**
+ * The kind's conversion of the MAPI object with its warnings, or the report of what keeps it from
+ * one: no Infrastructure naming the cluster, no conversion for the platform, field errors.
+ */
+export function convertForward<V>(
+  k: ForwardKind,
+  o: SyncObserved,
+  mapi: ReportingObject,
+  convert: (infrastructure: Infrastructure, converter: PlatformConverter) => Conversion<V>,
+): { step: Step } | { value: V; warnings: string[] } {
+  const { infrastructure, converter } = o;
+  const fail = (reason: SyncReason, message: string, note: string) => ({
+    step: reportFailure(mapi, o.now, reason, message, note),
+  });
+  if (!infrastructure?.status?.infrastructureName) {
+    return fail(
+      k.reasons.InfraResourcesUnavailable,
+      k.messages.infrastructureUnavailable(infrastructure),
+      'infrastructure unavailable',
+    );
+  }
+  if (!converter) {
+    return fail(
+      k.reasons.ConversionFailed,
+      `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: ${SUPPORTED_PLATFORMS.join(', ')}.${k.messages.unsupportedPlatformAdvice}`,
+      'unsupported platform',
+    );
+  }
+  const conversion = convert(infrastructure, converter);
+  if (!conversion.ok) {
+    return fail(
+      k.reasons.ConversionFailed,
+      k.messages.conversionFailed(formatFieldErrors(conversion.errors)),
+      'conversion failed; waiting for a change',
+    );
+  }
+  return { value: conversion.value, warnings: conversion.warnings };
+}
+
 /** The next write of a forward sync, or `done` once it is synchronized. */
-export function planForward<C extends CapiMirror>(f: Forward<C>): Step {
+export function planForward<C extends CapiMirror>(
+  k: MirrorKind,
+  o: SyncObserved & { mirror?: C },
+  mapi: ReportingObject,
+  authority: 'MachineAPI' | 'ClusterAPI',
+  m: ForwardMirror<C>,
+): Step {
+  const f: Forward<C> = {
+    ...k,
+    ...m,
+    desired: withAuthority(m.desired, authority),
+    capiName: `${o.capiNamespace}/${o.name}`,
+    mapi,
+    ...(o.mirror ? { mirror: o.mirror } : {}),
+    paused: authority === 'MachineAPI',
+    now: o.now,
+  };
   const { mirror } = f;
   if (!mirror) return createMirror(f);
   if (mirror.spec.clusterName !== f.desired.spec.clusterName) return clusterNameChanged(f, mirror);
@@ -68,31 +150,30 @@ export function planForward<C extends CapiMirror>(f: Forward<C>): Step {
     (hasFinalizer(mirror)
       ? undefined
       : addFinalizer(mirror, `adding finalizer to ${f.capiNoun}`)) ??
-    f.after(mirror) ??
+    mirrorStatus(f, mirror) ??
+    f.after?.(mirror) ??
     reportSynchronized(f, mirror)
   );
 }
 
 function createMirror<C extends CapiMirror>(f: Forward<C>): Step {
-  const { desired } = f;
-  const annotations = { ...desired.metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE };
-  return {
-    kind: 'create',
-    object: {
-      ...desired,
-      metadata: {
-        ...desired.metadata,
-        ...mergeOwnedMetadata({}, { labels: desired.metadata.labels, annotations }),
-        ownerReferences: f.ownerReferences(),
-        finalizers: [FINALIZER],
-      },
+  const { metadata } = f.desired;
+  return createWithOwnedMetadata(
+    f.desired,
+    {
+      labels: metadata.labels,
+      annotations: { ...metadata.annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
+      ownerReferences: f.ownerReferences(),
+      finalizers: [FINALIZER],
     },
-    note: f.paused
-      ? `creating paused ${f.capiNoun}`
-      : `creating ${f.capiNoun} (paused until complete)`,
-    failure: f.reasons.create,
-    events: f.events,
-  };
+    {
+      note: f.paused
+        ? `creating paused ${f.capiNoun}`
+        : `creating ${f.capiNoun} (paused until complete)`,
+      failure: f.reasons.CreateFailed,
+      events: f.events,
+    },
+  );
 }
 
 /** Cluster API forbids changing spec.clusterName: reported, never written. */
@@ -100,7 +181,7 @@ function clusterNameChanged<C extends CapiMirror>(f: Forward<C>, mirror: C): Ste
   return reportFailure(
     f.mapi,
     f.now,
-    f.reasons.update,
+    f.reasons.UpdateFailed,
     `${f.capiName} belongs to the Cluster API cluster "${mirror.spec.clusterName}", but the Infrastructure now names the cluster "${f.desired.spec.clusterName}"; Cluster API forbids changing spec.clusterName. Delete ${f.capiName} to have it created again for the new cluster, or restore status.infrastructureName.`,
     'cluster name changed',
   );
@@ -132,9 +213,15 @@ function updateMirror<C extends CapiMirror>(f: Forward<C>, mirror: C): Step | un
       spec,
     },
     note: isPaused(mirror) && !f.paused ? `unpausing ${f.capiNoun}` : `updating ${f.capiNoun}`,
-    failure: f.reasons.update,
+    failure: f.reasons.UpdateFailed,
     events: f.events,
   };
+}
+
+/** The paused CAPI object's status, from the MAPI object's; an unpaused one's is Cluster API's. */
+function mirrorStatus<C extends CapiMirror>(f: Forward<C>, mirror: C): Step | undefined {
+  const step = f.paused ? f.status(mirror) : undefined;
+  return step && { ...step, failure: f.reasons.UpdateFailed };
 }
 
 function reportSynchronized<C extends CapiMirror>(f: Forward<C>, mirror: C): Step {
@@ -144,29 +231,19 @@ function reportSynchronized<C extends CapiMirror>(f: Forward<C>, mirror: C): Ste
     reportState(
       f.mapi,
       f.now,
-      { status: 'True', reason: f.reasons.synchronized, message: f.synchronized(mirror) },
+      { status: 'True', reason: f.reasons.Synchronized, message: f.synchronized(mirror) },
       generation,
     ) ?? done('in sync')
   );
 }
 
-export function withoutKey(map: Record<string, string>, key: string): Record<string, string> {
+function withoutKey(map: Record<string, string>, key: string): Record<string, string> {
   const { [key]: _dropped, ...rest } = map;
   return rest;
 }
 
 /** The converted CAPI object, marked with the authority it was written under. */
-export function withAuthority<C extends KubeObject>(converted: C, authority: string): C {
+function withAuthority<C extends KubeObject>(converted: C, authority: string): C {
   const annotations = { ...converted.metadata.annotations, [AUTHORITY_ANNOTATION]: authority };
   return { ...converted, metadata: { ...converted.metadata, annotations } };
-}
-
-/** A conversion's warnings as the Warning events told with its writes. */
-export function warningEvents(warnings: readonly string[]): EventSpec[] {
-  return warnings.map((message) => ({ type: 'Warning', reason: 'ConversionWarning', message }));
-}
-
-/** A mirrored-status write, reported under the kind's update reason when it fails. */
-export function statusWrite(step: WriteStep | undefined, failure: SyncReason): Step | undefined {
-  return step ? { ...step, failure } : undefined;
 }

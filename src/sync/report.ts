@@ -13,14 +13,7 @@ import {
   type SyncReason,
   type SyncState,
 } from './conditions.js';
-import {
-  addFinalizer,
-  done,
-  hasFinalizer,
-  patchStatus,
-  type EventSpec,
-  type Step,
-} from './steps.js';
+import { done, patchStatus, type EventSpec, type Step } from './steps.js';
 
 /** A MAPI object that reports its synchronization: a MachineSet or a Machine. */
 export interface ReportingObject extends KubeObject {
@@ -29,28 +22,6 @@ export interface ReportingObject extends KubeObject {
     synchronizedGeneration?: number;
     authoritativeAPI?: AuthoritativeAPI;
   };
-}
-
-/**
- * What every sync does first on a MAPI object that is not being deleted: nothing while the
- * handshake owns it (Migrating) or before anyone copied spec into status; then our finalizer,
- * before anything exists on the other side. No interim condition: the first status write is the
- * outcome, True or False (README, "The writes, in order"). Either that step, or the authority.
- */
-export function planSyncStart(
-  mapi: ReportingObject,
-  now: string,
-  finalizerNote: string,
-): { step: Step } | { authority: 'MachineAPI' | 'ClusterAPI' } {
-  const authority = mapi.status?.authoritativeAPI;
-  if (authority === 'Migrating') {
-    return { step: done('authority is migrating; nothing is written') };
-  }
-  if (authority !== 'MachineAPI' && authority !== 'ClusterAPI') {
-    return { step: done('status.authoritativeAPI is not set yet; nothing is written') };
-  }
-  if (!hasFinalizer(mapi)) return { step: addFinalizer(mapi, finalizerNote) };
-  return { authority };
 }
 
 /** Field errors named in one message; the rest are counted. */
@@ -62,6 +33,11 @@ export function formatFieldErrors(errors: FieldError[]): string {
     .map((e) => `${e.path}: ${e.message.replace(/\.+$/, '')}`);
   const more = errors.length - named.length;
   return more > 0 ? `${named.join('; ')}; and ${more} more` : named.join('; ');
+}
+
+/** A conversion's warnings as the Warning events told with its writes. */
+export function warningEvents(warnings: readonly string[]): EventSpec[] {
+  return warnings.map((message) => ({ type: 'Warning', reason: 'ConversionWarning', message }));
 }
 
 /** Synchronized=True, and mirrored at the object's own generation. */

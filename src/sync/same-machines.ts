@@ -1,5 +1,5 @@
-// Shared by the reverse sync of MachineSets and Machines: whether two providerSpecs describe the
-// same machines. Pure.
+// The reverse sync's spec comparison, for both kinds: whether two providerSpecs describe the same
+// machines, and so whether a MAPI spec must be written. Pure.
 import isEqual from 'lodash/isEqual.js';
 import type { Infrastructure } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
@@ -28,4 +28,37 @@ export function splitProviderSpec(machineSpec: unknown): unknown {
   const value = spec?.providerSpec?.value;
   if (spec?.providerSpec) delete spec.providerSpec.value;
   return value;
+}
+
+/** Where a MAPI spec keeps the machine spec whose providerSpec is compared, and how it converts. */
+export interface MachineSpecPlace {
+  /** The machine spec within the MAPI spec: a MachineSet's template's, a Machine's own. */
+  within(spec: Record<string, unknown>): unknown;
+  /** The providerSpec value's path, for the conversion. */
+  path: string;
+  controlPlane: boolean;
+}
+
+/**
+ * Whether the MAPI spec must be written. The providerSpec counts as equal when it describes the
+ * same machines (converts to the same Cluster API spec, zone and user data), so that the form
+ * another writer stores it in (machine-api-operator's defaulting webhook re-serialises it with
+ * every empty field) is not fought over.
+ */
+export function specDiffers(
+  o: { converter?: PlatformConverter; infrastructure?: Infrastructure },
+  current: unknown,
+  desired: unknown,
+  place: MachineSpecPlace,
+): boolean {
+  if (isEqual(current, desired)) return false;
+  // An object without spec (the CRDs admit one) has no providerSpec either.
+  const rest = (spec: unknown) => structuredClone(spec ?? {}) as Record<string, unknown>;
+  const a = rest(current);
+  const b = rest(desired);
+  const left = splitProviderSpec(place.within(a));
+  const right = splitProviderSpec(place.within(b));
+  if (!isEqual(a, b)) return true;
+  const where = { path: place.path, controlPlane: place.controlPlane };
+  return !sameMachines(o, left, right, where);
 }

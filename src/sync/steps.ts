@@ -53,6 +53,11 @@ export function ownerReference(owner: KubeObject): OwnerReference {
   };
 }
 
+/** The reference of the owner that controls the object, and blocks the owner's deletion. */
+export function controllerReference(owner: KubeObject): OwnerReference {
+  return { ...ownerReference(owner), controller: true, blockOwnerDeletion: true };
+}
+
 export function isOwnedBy(object: KubeObject, owner: KubeObject): boolean {
   return object.metadata.ownerReferences?.some((r) => r.uid === owner.metadata.uid) ?? false;
 }

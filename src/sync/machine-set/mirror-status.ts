@@ -1,9 +1,9 @@
-// The paused mirror's status, derived from the MAPI MachineSet's. Pure: the caller passes the time.
+// The status fields a MachineSet mirrors (../status-mirror.ts): the paused CAPI MachineSet's
+// from the MAPI MachineSet's, and the MAPI MachineSet's from an authoritative CAPI MachineSet's.
+// Pure: the caller passes the time.
 //
-// Only the fields below are ours while the mirror is paused; Cluster API owns
-// its `Paused` condition (it sets it on paused objects too) and every other
-// condition, so they are kept as they are and never compared.
-import isEqual from 'lodash/isEqual.js';
+// On the paused CAPI MachineSet, the conditions below are ours; Cluster API owns its `Paused`
+// condition (it sets it on paused objects too) and every other condition.
 import type {
   CapiCondition,
   CapiMachineSet,
@@ -11,7 +11,8 @@ import type {
   MapiMachineSet,
 } from '../../api/types.js';
 import { conditionTime } from '../conditions.js';
-import { patchStatus, type WriteStep } from '../steps.js';
+import { planStatusMirror, type MirroredStatus } from '../status-mirror.js';
+import type { WriteStep } from '../steps.js';
 
 /** The condition types we write on a paused mirror. */
 export const MIRROR_CONDITION_TYPES = ['ScalingUp', 'ScalingDown', 'MachinesReady'] as const;
@@ -96,21 +97,12 @@ function mirrorConditions(
   ];
 }
 
-/** Replaces our condition types in the list, keeping everyone else's in place. */
-function mergeConditions(
-  existing: CapiCondition[] | undefined,
-  ours: CapiCondition[],
-): CapiCondition[] {
-  const merged = (existing ?? []).map((c) => ours.find((o) => o.type === c.type) ?? c);
-  return [...merged, ...ours.filter((o) => !merged.some((c) => c.type === o.type))];
-}
-
 /**
- * The patch of the mirror's status fields we own, or undefined when they
- * already say it, or when the MAPI status does not describe the current MAPI
- * spec yet (observedGeneration behind generation).
+ * The paused CAPI MachineSet's status from the MAPI MachineSet's: the replica counts, the selector
+ * and our conditions. Undefined when it already says so, or when the MAPI status does not describe
+ * the current MAPI spec yet (observedGeneration behind generation).
  */
-export function planMirrorStatus(
+export function planCapiMachineSetStatus(
   mapi: MapiMachineSet,
   mirror: CapiMachineSet,
   now: string,
@@ -120,37 +112,51 @@ export function planMirrorStatus(
   const replicas = source.replicas ?? 0;
   const ready = source.readyReplicas ?? 0;
   const generation = mirror.metadata.generation;
-  const previous = mirror.status?.conditions;
-  const owned = {
+  const fields = {
     replicas,
     readyReplicas: ready,
     availableReplicas: source.availableReplicas ?? 0,
     selector: selectorString(mirror.spec.selector),
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
   };
-  const ours = mirrorConditions(
+  const conditions = mirrorConditions(
     mirror.spec.replicas ?? 0,
     replicas,
     ready,
     generation,
-    previous,
+    mirror.status?.conditions,
     now,
   );
-  const current = mirror.status ?? {};
-  const same =
-    Object.entries(owned).every(([key, value]) =>
-      isEqual(current[key as keyof typeof current], value),
-    ) &&
-    ours.every((c) =>
-      isEqual(
-        previous?.find((p) => p.type === c.type),
-        c,
-      ),
-    );
-  if (same) return undefined;
-  return patchStatus(
-    mirror,
-    { ...owned, conditions: mergeConditions(previous, ours) },
-    'updating CAPI machine set status',
-  );
+  return planStatusMirror(mirror, { fields, conditions }, 'updating CAPI machine set status');
+}
+
+interface DeprecatedV1Beta1Status {
+  deprecated?: {
+    v1beta1?: { fullyLabeledReplicas?: number; failureReason?: string; failureMessage?: string };
+  };
+}
+
+/**
+ * The MAPI MachineSet's status from its authoritative CAPI MachineSet's, or undefined while
+ * Cluster API's status does not describe the CAPI MachineSet's current spec.
+ */
+export function mapiMachineSetStatus(
+  mapi: MapiMachineSet,
+  capi: CapiMachineSet,
+): MirroredStatus | undefined {
+  const capiStatus: (CapiMachineSet['status'] & DeprecatedV1Beta1Status) | undefined = capi.status;
+  if (!capiStatus || capiStatus.observedGeneration !== capi.metadata.generation) return undefined;
+  const v1beta1 = capiStatus.deprecated?.v1beta1;
+  const fields: Record<string, unknown> = {
+    replicas: capiStatus.replicas ?? 0,
+    readyReplicas: capiStatus.readyReplicas ?? 0,
+    availableReplicas: capiStatus.availableReplicas ?? 0,
+    fullyLabeledReplicas: v1beta1?.fullyLabeledReplicas ?? capiStatus.replicas ?? 0,
+    observedGeneration: mapi.metadata.generation,
+    // Absent fields are removed (null in a merge patch), so an old error does not linger.
+    labelSelector: capiStatus.selector || null,
+    errorReason: v1beta1?.failureReason ?? null,
+    errorMessage: v1beta1?.failureMessage ?? null,
+  };
+  return { fields };
 }

@@ -3,19 +3,14 @@
 import type {
   CapiMachine,
   CapiMachineSet,
-  Infrastructure,
-  KubeObject,
   MachineTemplate,
   MapiMachine,
   MapiMachineSet,
 } from '../../api/types.js';
-import type { PlatformConverter } from '../../conversion/types.js';
+import type { SyncObserved } from '../observed.js';
 import type { TemplateUsers } from './templates.js';
 
-export interface Observed {
-  mapiNamespace: string;
-  capiNamespace: string;
-  name: string;
+export interface Observed extends SyncObserved {
   mapi?: MapiMachineSet;
   mirror?: CapiMachineSet;
   /** Every machine template of the platform's kind in the CAPI namespace. */
@@ -26,17 +21,9 @@ export interface Observed {
    * known to use any.
    */
   templateUsers?: TemplateUsers;
-  /** The CAPI Cluster named after the infrastructure name, when it exists. */
-  cluster?: KubeObject;
-  infrastructure?: Infrastructure;
-  /** Undefined when the platform has no converter. */
-  converter?: PlatformConverter;
-  platform?: string;
   /**
    * The Machines of this MachineSet: the MAPI Machines whose controller is the MAPI MachineSet,
    * and the CAPI Machines whose controller is the CAPI MachineSet (by uid).
    */
   machines?: { mapi: MapiMachine[]; capi: CapiMachine[] };
-  /** RFC 3339 time for lastTransitionTime; the only clock input. */
-  now: string;
 }

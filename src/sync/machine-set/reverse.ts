@@ -1,135 +1,28 @@
-// CAPI → MAPI: while Cluster API is authoritative, the MAPI MachineSet mirrors
-// the CAPI MachineSet and the template it points at. Pure.
-//
-// The template may be anyone's: it is read, never written. The MAPI spec is
-// written whole (a JSON patch guarded by the resourceVersion read), its status
-// field by field once Cluster API's status describes its current spec.
-import isEqual from 'lodash/isEqual.js';
+// CAPI → MAPI for one MachineSet (../reverse.ts): while Cluster API is authoritative, the MAPI
+// MachineSet mirrors the CAPI MachineSet and the template it points at. Pure. What is the
+// MachineSet's own: the template is anyone's, found among those observed; its providerSpec sits
+// in the MachineSet's machine template; its status fields.
 import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
 import { isControlPlane } from '../../conversion/common/metadata.js';
 import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
-import { Reason } from '../conditions.js';
+import { planReverse } from '../reverse.js';
+import type { Step } from '../steps.js';
+import { MACHINE_SETS } from './kind.js';
+import { mapiMachineSetStatus } from './mirror-status.js';
 import type { Observed } from './observed.js';
-import { formatFieldErrors, reportFailure, reportState } from '../report.js';
-import { sameMachines, splitProviderSpec } from '../same-machines.js';
-import { warningEvents } from '../forward.js';
-import { planMapiFromClusterApi } from '../reverse.js';
-import { done, type Step } from '../steps.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
-  const source = `${o.capiNamespace}/${capi.metadata.name}`;
-  if (!o.infrastructure || !o.converter) {
-    return reportFailure(
-      mapi,
-      o.now,
-      Reason.InfraResourcesUnavailable,
-      `Cluster API is authoritative, but ${o.infrastructure ? `the platform "${o.platform ?? 'unknown'}" has no conversion` : 'the Infrastructure "cluster" was not found'}; ${source} is mirrored here once it can be converted.`,
-      'reverse sync: infrastructure unavailable',
-    );
-  }
   const templateName = capi.spec.template?.spec?.infrastructureRef?.name;
   const template = o.templates.find((t) => t.metadata.name === templateName);
-  const conversion = convertMachineSetToMapi({
-    capi,
-    template,
-    mapi,
-    infrastructure: o.infrastructure,
-    converter: o.converter,
-  });
-  if (!conversion.ok) {
-    const message = `Cluster API is authoritative, and ${source} cannot be expressed as this Machine API MachineSet: ${formatFieldErrors(conversion.errors)}. Change the Cluster API MachineSet or its template; it is converted again when it changes.`;
-    return reportFailure(
-      mapi,
-      o.now,
-      Reason.ReverseConversionFailed,
-      message,
-      'reverse conversion failed; waiting for a change',
-    );
-  }
-  // 1. The spec, labels and annotations.
-  const { spec, labels, annotations } = conversion.value;
-  const update = planMapiFromClusterApi(
-    mapi,
-    { spec, labels, annotations },
-    specDiffers(o, mapi, spec),
-    {
-      noun: 'MAPI machine set',
-      failure: Reason.MapiUpdateFailed,
-      events: warningEvents(conversion.warnings),
+  return planReverse(MACHINE_SETS, o, mapi, capi, {
+    convert: (infrastructure, converter) =>
+      convertMachineSetToMapi({ capi, template, mapi, infrastructure, converter }),
+    machineSpec: {
+      within: (spec) => (spec as { template?: { spec?: unknown } }).template?.spec,
+      path: 'spec.template.spec.providerSpec.value',
+      controlPlane: isControlPlane(mapi.spec?.template?.metadata?.labels),
     },
-  );
-  if (update) return update;
-
-  // 2. Synchronized at the CAPI generation, with Cluster API's status once it describes the CAPI
-  // MachineSet's current spec: one write, so that the observedGeneration it carries never
-  // vouches for a status that Synchronized does not describe yet.
-  const status = mirroredStatus(mapi, capi);
-  const message = `Cluster API is authoritative; this MachineSet mirrors ${source} and its ${template?.kind ?? 'template'} ${templateName ?? ''}.`;
-  const report = reportState(
-    mapi,
-    o.now,
-    { status: 'True', reason: Reason.Synchronized, message },
-    capi.metadata.generation,
-    [],
-    status,
-  );
-  if (!report) return done('Cluster API is authoritative; in sync');
-  return status
-    ? { ...report, note: 'mirroring Cluster API status to MAPI, Synchronized' }
-    : report;
-}
-
-/**
- * Whether the MAPI spec must be written. The providerSpec counts as equal when it describes the
- * same machines (converts to the same template, zone and user data), so that the form another
- * writer stores it in (machine-api-operator's defaulting webhook re-serialises it with every
- * empty field) is not fought over.
- */
-function specDiffers(o: Observed, mapi: MapiMachineSet, desired: Record<string, unknown>): boolean {
-  if (isEqual(mapi.spec, desired)) return false;
-  const current = withoutProviderSpec(mapi.spec);
-  const wanted = withoutProviderSpec(desired);
-  if (!isEqual(current.rest, wanted.rest)) return true;
-  return !sameMachines(o, current.providerSpec, wanted.providerSpec, {
-    path: 'spec.template.spec.providerSpec.value',
-    controlPlane: isControlPlane(mapi.spec?.template?.metadata?.labels),
+    status: () => mapiMachineSetStatus(mapi, capi),
+    alsoMirrors: `${template?.kind ?? 'template'} ${templateName ?? ''}`,
   });
-}
-
-/** A MachineSet's spec without its template's providerSpec value, and that value. */
-function withoutProviderSpec(spec: unknown): { rest: unknown; providerSpec: unknown } {
-  // A MachineSet without spec (its CRD admits one) has neither.
-  const copy = structuredClone(spec ?? {}) as { template?: { spec?: unknown } };
-  const inner = splitProviderSpec(copy.template?.spec);
-  return { rest: copy, providerSpec: inner };
-}
-
-interface DeprecatedV1Beta1Status {
-  deprecated?: {
-    v1beta1?: { fullyLabeledReplicas?: number; failureReason?: string; failureMessage?: string };
-  };
-}
-
-/** The MAPI status fields that differ from what Cluster API reports, or undefined. */
-function mirroredStatus(
-  mapi: MapiMachineSet,
-  capi: CapiMachineSet,
-): Record<string, unknown> | undefined {
-  const capiStatus: (CapiMachineSet['status'] & DeprecatedV1Beta1Status) | undefined = capi.status;
-  if (!capiStatus || capiStatus.observedGeneration !== capi.metadata.generation) return undefined;
-  const v1beta1 = capiStatus.deprecated?.v1beta1;
-  const wanted: Record<string, unknown> = {
-    replicas: capiStatus.replicas ?? 0,
-    readyReplicas: capiStatus.readyReplicas ?? 0,
-    availableReplicas: capiStatus.availableReplicas ?? 0,
-    fullyLabeledReplicas: v1beta1?.fullyLabeledReplicas ?? capiStatus.replicas ?? 0,
-    observedGeneration: mapi.metadata.generation,
-    // Absent fields are removed (null in a merge patch), so an old error does not linger.
-    labelSelector: capiStatus.selector || null,
-    errorReason: v1beta1?.failureReason ?? null,
-    errorMessage: v1beta1?.failureMessage ?? null,
-  };
-  const current = (mapi.status ?? {}) as Record<string, unknown>;
-  const changed = Object.entries(wanted).filter(([key, value]) => (current[key] ?? null) !== value);
-  return changed.length > 0 ? Object.fromEntries(changed) : undefined;
 }

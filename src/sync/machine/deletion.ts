@@ -2,26 +2,17 @@
 // infrastructure machine, whose provider's finalizer stays on it after a round trip through
 // Cluster API (the provider never removes it from a paused object), and the MachineSet whose
 // deletion takes its Machines along. Pure.
-import type { CapiMachine, MapiMachine } from '../../api/types.js';
+import type { MapiMachine } from '../../api/types.js';
 import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../../model/markers.js';
-import { MachineReason } from '../conditions.js';
-import {
-  planMapiDeletion,
-  planMirrorDeletion,
-  planWithoutMapi,
-  releaseMirror,
-  type DeletionKind,
-} from '../deletion.js';
+import { planDeletion, planWithoutMapi, releaseMirror, type DeletionKind } from '../deletion.js';
 import { done, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
+import { MACHINES } from './kind.js';
 import type { MachineObserved } from './observed.js';
 
-const MACHINES: DeletionKind = {
-  kind: 'Machine',
-  mapiNoun: 'MAPI Machine',
-  capiNoun: 'CAPI Machine',
+const MACHINE_DELETION: DeletionKind = {
+  ...MACHINES,
   capiFinalizer: CAPI_MACHINE_FINALIZER,
   pausedMapiFinalizer: MAPI_MACHINE_FINALIZER,
-  mirrorDeletedReason: MachineReason.UpdateFailed,
   mirrorDeletedNote: ' The instance is not affected: the mirror is paused.',
 };
 
@@ -41,19 +32,16 @@ export function releaseDeletedInfrastructureMachine(o: MachineObserved): Step | 
   );
 }
 
-/** The MAPI Machine is being deleted (machine-api-operator deletes the instance). */
-export const planMapiMachineDeletion = (o: MachineObserved, mapi: MapiMachine): Step =>
-  planMapiDeletion(MACHINES, o, mapi);
-
-/** The CAPI Machine is being deleted while the MAPI Machine stays. */
-export const planMachineMirrorDeletion = (
-  o: MachineObserved,
-  mapi: MapiMachine,
-  mirror: CapiMachine,
-): Step => planMirrorDeletion(MACHINES, o, mapi, mirror);
+/**
+ * The MAPI Machine (machine-api-operator deletes the instance) or its mirror is being deleted;
+ * undefined while neither is.
+ */
+export const planMachineDeletion = (o: MachineObserved, mapi: MapiMachine): Step | undefined =>
+  planDeletion(MACHINE_DELETION, o, mapi);
 
 /** No MAPI Machine of this name, and no MAPI mirror to create: let go of what we held. */
-export const planMachineWithoutMapi = (o: MachineObserved): Step => planWithoutMapi(MACHINES, o);
+export const planMachineWithoutMapi = (o: MachineObserved): Step =>
+  planWithoutMapi(MACHINE_DELETION, o);
 
 /**
  * The MAPI MachineSet that owns the Machine is being deleted, and its Machines go with it (the
@@ -62,6 +50,7 @@ export const planMachineWithoutMapi = (o: MachineObserved): Step => planWithoutM
  */
 export function planWhileMachineSetDeleted(o: MachineObserved): Step {
   const { mirror } = o;
-  const release = mirror && isDeleting(mirror) ? releaseMirror(MACHINES, mirror) : undefined;
+  const release =
+    mirror && isDeleting(mirror) ? releaseMirror(MACHINE_DELETION, mirror) : undefined;
   return release ?? done('its MachineSet is being deleted; the Machine goes with it');
 }

@@ -1,72 +1,68 @@
 // MAPI → CAPI for one Machine, in the order of ../forward.ts: the paused CAPI Machine and its
 // infrastructure machine while Machine API is authoritative, or the initial sync that creates
 // them for a Machine born under Cluster API. Pure. What is the Machine's own: its conversion,
-// the infrastructure machine (the companion) and the mirrored status.
+// the infrastructure machine (the companion) and its mirrored status.
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../api/types.js';
 import { convertMachine } from '../../conversion/machine/to-capi.js';
-import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
-import { MachineReason } from '../conditions.js';
 import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
 import { stableHash } from '../../model/naming.js';
-import { formatFieldErrors, reportFailure } from '../report.js';
-import { isOwnedBy, type Step } from '../steps.js';
+import { MachineReason } from '../conditions.js';
+import { convertForward, planForward, type ForwardKind } from '../forward.js';
+import {
+  adoptWithOwnedMetadata,
+  createWithOwnedMetadata,
+  ownedMetadataDiffers,
+  type OwnedKeys,
+  type SharedMetadata,
+} from '../owned-metadata.js';
+import { reportFailure, warningEvents } from '../report.js';
+import { controllerReference, isOwnedBy, type Step } from '../steps.js';
+import { MACHINES } from './kind.js';
+import { planCapiMachineStatus } from './mirror-status.js';
 import type { MachineObserved } from './observed.js';
-import { planForward, statusWrite, warningEvents, withAuthority, withoutKey } from '../forward.js';
-import { planCapiMachineStatus } from './status.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
 const DEFAULTED_SPEC_FIELDS = ['deletion'] as const;
+
+const FORWARD: ForwardKind = {
+  ...MACHINES,
+  messages: {
+    infrastructureUnavailable: () =>
+      'The Infrastructure "cluster" (config.openshift.io/v1) or its status.infrastructureName was not found; it names the Cluster API cluster. The Machine is mirrored once it is set.',
+    unsupportedPlatformAdvice: '',
+    conversionFailed: (errors) =>
+      `Cannot mirror this Machine to Cluster API: ${errors}. Fix the Machine (or what is named); it is converted again when it changes.`,
+  },
+};
 
 export function planMachineForward(
   o: MachineObserved,
   mapi: MapiMachine,
   authority: 'MachineAPI' | 'ClusterAPI',
 ): Step {
-  const missing = missingInputs(o, mapi);
-  if (missing) return missing;
   const paused = authority === 'MachineAPI';
-  const conversion = convertMachine({
-    mapi,
-    infrastructure: o.infrastructure!,
-    converter: o.converter!,
-    capiNamespace: o.capiNamespace,
-    paused: true, // unpaused last, by the initial sync or the handshake
-    ...(o.capiMachineSet ? { machineSet: o.capiMachineSet } : {}),
-    ...(o.cluster ? { cluster: o.cluster } : {}),
-  });
-  if (!conversion.ok) {
-    return reportFailure(
+  const converted = convertForward(FORWARD, o, mapi, (infrastructure, converter) =>
+    convertMachine({
       mapi,
-      o.now,
-      MachineReason.ConversionFailed,
-      `Cannot mirror this Machine to Cluster API: ${formatFieldErrors(conversion.errors)}. Fix the Machine (or what is named); it is converted again when it changes.`,
-      'conversion failed; waiting for a change',
-    );
-  }
-  const { machine, infrastructureMachine } = conversion.value;
+      infrastructure,
+      converter,
+      capiNamespace: o.capiNamespace,
+      paused: true, // unpaused last, by the initial sync or the handshake
+      ...(o.capiMachineSet ? { machineSet: o.capiMachineSet } : {}),
+      ...(o.cluster ? { cluster: o.cluster } : {}),
+    }),
+  );
+  if ('step' in converted) return converted.step;
+  const { machine, infrastructureMachine } = converted.value;
   const capiName = `${o.capiNamespace}/${o.name}`;
-  return planForward<CapiMachine>({
-    capiNoun: 'CAPI Machine',
-    capiName,
-    reasons: {
-      create: MachineReason.CreateFailed,
-      update: MachineReason.UpdateFailed,
-      synchronized: MachineReason.Synchronized,
-    },
-    mapi,
-    ...(o.mirror ? { mirror: o.mirror } : {}),
-    desired: withAuthority(machine, authority),
-    paused,
-    now: o.now,
-    events: warningEvents(conversion.warnings),
+  return planForward(MACHINES, o, mapi, authority, {
+    desired: machine,
+    events: warningEvents(converted.warnings),
     ownerReferences: () => machine.metadata.ownerReferences ?? [],
     spec: (mirror) => ({ ...machine.spec, ...pickDefaulted(mirror) }),
     companion: (mirror) =>
       planInfrastructureMachine(o, mapi, mirror, infrastructureMachine, paused),
-    after: (mirror) =>
-      paused
-        ? statusWrite(planCapiMachineStatus(mapi, mirror), MachineReason.UpdateFailed)
-        : undefined,
+    status: (mirror) => planCapiMachineStatus(mapi, mirror),
     synchronized: (mirror) =>
       paused
         ? `Mirrored to ${capiName} (paused) with ${mirror.spec.infrastructureRef.kind} ${mirror.spec.infrastructureRef.name}.`
@@ -74,33 +70,11 @@ export function planMachineForward(
   });
 }
 
-/** The Infrastructure names the cluster; the platform must have a converter. */
-function missingInputs(o: MachineObserved, mapi: MapiMachine): Step | undefined {
-  if (!o.infrastructure?.status?.infrastructureName) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.InfraResourcesUnavailable,
-      'The Infrastructure "cluster" (config.openshift.io/v1) or its status.infrastructureName was not found; it names the Cluster API cluster. The Machine is mirrored once it is set.',
-      'infrastructure unavailable',
-    );
-  }
-  if (!o.converter) {
-    return reportFailure(
-      mapi,
-      o.now,
-      MachineReason.ConversionFailed,
-      `The platform "${o.platform ?? 'unknown'}" has no Cluster API conversion; supported platforms: ${SUPPORTED_PLATFORMS.join(', ')}.`,
-      'unsupported platform',
-    );
-  }
-  return undefined;
-}
-
 /**
  * The next write of the infrastructure machine: create it owned by the CAPI Machine, adopt it,
  * or write a changed spec (known by the hash of what we last wrote, not by comparing with what
- * the provider's defaulting made of it) or pause state. Undefined when it is as wanted.
+ * the provider's defaulting made of it), pause state or labels and annotations of ours.
+ * Undefined when it is as wanted.
  */
 function planInfrastructureMachine(
   o: MachineObserved,
@@ -111,67 +85,77 @@ function planInfrastructureMachine(
 ): Step | undefined {
   const current = o.infrastructureMachine;
   const hash = stableHash(desired.spec);
-  const owner = {
-    apiVersion: mirror.apiVersion,
-    kind: mirror.kind,
-    name: mirror.metadata.name,
-    uid: mirror.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  const owner = controllerReference(mirror);
+  const labels = desired.metadata.labels ?? {};
+  if (!current) {
+    // Created paused, as the CAPI Machine is: unpaused last, with it.
+    const annotations = { [PAUSED_ANNOTATION]: PAUSED_VALUE, [SPEC_HASH_ANNOTATION]: hash };
+    return createWithOwnedMetadata(
+      desired,
+      { labels, annotations, ownerReferences: [owner] },
+      { note: `creating ${desired.kind}`, failure: MachineReason.InfraMachineUpdateFailed },
+    );
+  }
   const annotations = {
     ...(paused ? { [PAUSED_ANNOTATION]: PAUSED_VALUE } : {}),
     [SPEC_HASH_ANNOTATION]: hash,
   };
-  if (!current) {
-    return {
-      kind: 'create',
-      object: {
-        ...desired,
-        metadata: {
-          ...desired.metadata,
-          annotations: { ...annotations, [PAUSED_ANNOTATION]: PAUSED_VALUE },
-          ownerReferences: [owner],
-        },
-      },
-      note: `creating ${desired.kind}`,
-      failure: MachineReason.InfraMachineUpdateFailed,
-    };
-  }
-  const foreign = reportForeignController(o, mapi, mirror, current);
-  if (foreign) return foreign;
+  return (
+    reportForeignController(o, mapi, mirror, current) ??
+    updateInfrastructureMachine(current, mirror, desired, { labels, annotations }, paused)
+  );
+}
+
+/**
+ * What an infrastructure machine without a record of our keys (created before records, or by
+ * Cluster API and adopted) counts as ours: what we have always written there, never the
+ * provider's or anyone else's.
+ */
+function unrecordedKeys(metadata: SharedMetadata): OwnedKeys {
+  return {
+    labels: Object.keys(metadata.labels ?? {}),
+    annotations: [PAUSED_ANNOTATION, SPEC_HASH_ANNOTATION],
+  };
+}
+
+function updateInfrastructureMachine(
+  current: InfrastructureMachine,
+  mirror: CapiMachine,
+  desired: InfrastructureMachine,
+  metadata: SharedMetadata,
+  paused: boolean,
+): Step | undefined {
   const currentAnnotations = current.metadata.annotations ?? {};
-  const pauseDiffers = (currentAnnotations[PAUSED_ANNOTATION] !== undefined) !== paused;
-  const hashDiffers = currentAnnotations[SPEC_HASH_ANNOTATION] !== hash;
-  if (!isOwnedBy(current, mirror) || pauseDiffers || hashDiffers) {
-    const others = withoutKey(
-      withoutKey(currentAnnotations, PAUSED_ANNOTATION),
-      SPEC_HASH_ANNOTATION,
-    );
-    const owners = (current.metadata.ownerReferences ?? []).filter(
-      (r) => r.uid !== mirror.metadata.uid,
-    );
-    return {
-      kind: 'update',
-      object: {
-        ...current,
-        metadata: {
-          ...current.metadata,
-          labels: { ...current.metadata.labels, ...desired.metadata.labels },
-          annotations: { ...others, ...annotations },
-          ownerReferences: [...owners, owner],
-        },
-        spec: hashDiffers ? desired.spec : current.spec,
-      } as InfrastructureMachine,
-      note: hashDiffers
-        ? `updating ${current.kind}`
-        : pauseDiffers && !paused
-          ? `unpausing ${current.kind}`
-          : `adopting ${current.kind}`,
-      failure: MachineReason.InfraMachineUpdateFailed,
-    };
+  const hashDiffers =
+    currentAnnotations[SPEC_HASH_ANNOTATION] !== metadata.annotations?.[SPEC_HASH_ANNOTATION];
+  const owned = isOwnedBy(current, mirror);
+  const unrecorded = unrecordedKeys(metadata);
+  if (owned && !hashDiffers && !ownedMetadataDiffers(current.metadata, metadata, unrecorded)) {
+    return undefined;
   }
-  return undefined;
+  const adopted = adoptWithOwnedMetadata(
+    current,
+    metadata,
+    controllerReference(mirror),
+    unrecorded,
+  );
+  const object: InfrastructureMachine = {
+    ...adopted,
+    spec: hashDiffers ? desired.spec : current.spec,
+  };
+  const pauseDiffers = (currentAnnotations[PAUSED_ANNOTATION] !== undefined) !== paused;
+  return {
+    kind: 'update',
+    object,
+    note: hashDiffers
+      ? `updating ${current.kind}`
+      : pauseDiffers && !paused
+        ? `unpausing ${current.kind}`
+        : owned && !pauseDiffers
+          ? `updating the labels and annotations of ${current.kind}`
+          : `adopting ${current.kind}`,
+    failure: MachineReason.InfraMachineUpdateFailed,
+  };
 }
 
 /** An infrastructure machine another object controls is never taken over: reported. */

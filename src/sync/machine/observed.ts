@@ -3,19 +3,13 @@
 import type {
   CapiMachine,
   CapiMachineSet,
-  Infrastructure,
   InfrastructureMachine,
-  KubeObject,
   MapiMachine,
   MapiMachineSet,
 } from '../../api/types.js';
-import type { PlatformConverter } from '../../conversion/types.js';
+import type { SyncObserved } from '../observed.js';
 
-export interface MachineObserved {
-  mapiNamespace: string;
-  capiNamespace: string;
-  /** The Machine's name, the same on both sides. */
-  name: string;
+export interface MachineObserved extends SyncObserved {
   mapi?: MapiMachine;
   /** The CAPI Machine of the same name. */
   mirror?: CapiMachine;
@@ -28,12 +22,4 @@ export interface MachineObserved {
   mapiMachineSet?: MapiMachineSet;
   /** The CAPI MachineSet of that same name. */
   capiMachineSet?: CapiMachineSet;
-  /** The CAPI Cluster named after the infrastructure name, when it exists. */
-  cluster?: KubeObject;
-  infrastructure?: Infrastructure;
-  /** Undefined when the platform has no converter. */
-  converter?: PlatformConverter;
-  platform?: string;
-  /** RFC 3339 time for lastTransitionTime; the only clock input. */
-  now: string;
 }

@@ -43,6 +43,24 @@ describe('mergeOwnedMetadata', () => {
     });
   });
 
+  it('counts as ours only the keys it is told to on an object without a record', () => {
+    const current = {
+      labels: { ours: 'old', theirs: 'kept' },
+      annotations: { paused: '', 'provider.example.com/applied': 'x' },
+    };
+    const unrecorded = { labels: ['ours'], annotations: ['paused', 'hash'] };
+    const desired = { labels: { ours: 'new' }, annotations: { hash: 'h' } };
+    const merged = mergeOwnedMetadata(current, desired, unrecorded);
+    expect(merged.labels).to.deep.equal({ ours: 'new', theirs: 'kept' });
+    expect(merged.annotations).to.deep.equal({
+      'provider.example.com/applied': 'x',
+      hash: 'h',
+      [OWNED_METADATA_ANNOTATION]: record(['ours'], ['hash']),
+    });
+    // Once recorded, the record says which keys are ours.
+    expect(ownedMetadataDiffers(merged, desired, unrecorded)).to.equal(false);
+  });
+
   it('reads a record that is not JSON as no record, and one with foreign entries without them', () => {
     expect(
       mergeOwnedMetadata(

@@ -4,7 +4,9 @@ import { expect } from 'chai';
 import type { MapiMachine } from '../../../../src/api/types.js';
 import {
   AUTHORITY_ANNOTATION,
+  CLUSTER_NAME_LABEL,
   FINALIZER,
+  OWNED_METADATA_ANNOTATION,
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
 } from '../../../../src/model/markers.js';
@@ -156,6 +158,67 @@ describe('planMachine: MAPI → CAPI under MachineAPI', () => {
     });
     expect(world.mirror).to.equal(undefined);
     expect(world.infra).to.equal(undefined);
+  });
+});
+
+describe("planMachine: the infrastructure machine's labels and annotations", () => {
+  it("are recorded as ours from its create; another writer's stay, ours follow MAPI", () => {
+    const world = new MachineWorld(storedMachine());
+    world.converge();
+    const infra = world.infra!;
+    expect(JSON.parse(infra.metadata.annotations![OWNED_METADATA_ANNOTATION]!)).to.deep.equal({
+      labels: [CLUSTER_NAME_LABEL],
+      annotations: [PAUSED_ANNOTATION, SPEC_HASH_ANNOTATION].sort(),
+    });
+    const clusterName = infra.metadata.labels![CLUSTER_NAME_LABEL];
+
+    // Another writer adds keys of its own, and changes one of ours.
+    infra.metadata.labels = {
+      ...infra.metadata.labels,
+      [CLUSTER_NAME_LABEL]: 'changed-by-hand',
+      'gitops.example.com/app': 'fleet',
+    };
+    infra.metadata.annotations = { ...infra.metadata.annotations, 'cost.example.com/center': '42' };
+    expect(world.converge().map((s) => s.note)).to.deep.equal([
+      'updating the labels and annotations of AWSMachine',
+    ]);
+    expect(world.infra?.metadata.labels).to.deep.equal({
+      [CLUSTER_NAME_LABEL]: clusterName,
+      'gitops.example.com/app': 'fleet',
+    });
+    expect(world.infra?.metadata.annotations).to.include({ 'cost.example.com/center': '42' });
+    expect(world.converge(), 'and then nothing more').to.deep.equal([]);
+  });
+
+  it('without a record (an earlier version wrote it), only what we always wrote there is ours', () => {
+    const world = new MachineWorld(storedMachine());
+    world.converge();
+    const infra = world.infra!;
+    const { [OWNED_METADATA_ANNOTATION]: _record, ...annotations } = infra.metadata.annotations!;
+    infra.metadata.annotations = {
+      ...annotations,
+      'sigs.k8s.io/cluster-api-provider-aws-last-applied-tags': '{}',
+    };
+    infra.metadata.labels = { ...infra.metadata.labels, 'team.example.com/owner': 'a' };
+    const value = world.mapi!.spec.providerSpec!.value as { instanceType: string };
+    value.instanceType = 'm6i.2xlarge';
+    world.mapi!.metadata.generation = 2;
+    world.converge();
+    expect(world.infra?.spec).to.include({ instanceType: 'm6i.2xlarge' });
+    expect(world.infra?.metadata.labels).to.include({ 'team.example.com/owner': 'a' });
+    expect(world.infra?.metadata.annotations)
+      .to.include({ 'sigs.k8s.io/cluster-api-provider-aws-last-applied-tags': '{}' })
+      .and.have.property(OWNED_METADATA_ANNOTATION);
+  });
+
+  it('without a record, a paused one is still unpaused by the initial sync under ClusterAPI', () => {
+    const world = new MachineWorld(storedMachine('ClusterAPI'));
+    for (let i = 0; i < 5 && !world.infra; i++) world.apply(world.plan());
+    expect(world.infra?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+    delete world.infra!.metadata.annotations![OWNED_METADATA_ANNOTATION];
+    world.converge();
+    expect(world.infra?.metadata.annotations).to.not.have.property(PAUSED_ANNOTATION);
+    expect(world.mirror?.metadata.annotations).to.not.have.property(PAUSED_ANNOTATION);
   });
 });
 

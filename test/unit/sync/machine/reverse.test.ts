@@ -67,6 +67,24 @@ describe('planMachine: CAPI → MAPI', () => {
     expect(world.mirror?.metadata.annotations).to.not.have.property(PAUSED_ANNOTATION);
   });
 
+  it('writes the mirrored status and Synchronized at the CAPI generation in one patch', () => {
+    const world = scaledUpWorld();
+    world.mirror!.status = { phase: 'Running', nodeRef: { name: 'ip-10-0-1-7.ec2.internal' } };
+    world.apply(world.plan());
+    world.mapi!.status = { authoritativeAPI: 'ClusterAPI' };
+    const steps = world.converge();
+    const statusWrites = steps.filter((s) => s.kind === 'patch' && s.subresource === 'status');
+    expect(statusWrites, steps.map((s) => s.note).join(' | ')).to.have.length(1);
+    const body = (
+      statusWrites[0] as unknown as { patch: { body: { status: Record<string, unknown> } } }
+    ).patch.body.status;
+    expect(body).to.include({
+      phase: 'Running',
+      synchronizedGeneration: world.mirror?.metadata.generation,
+    });
+    expect(body.conditions).to.be.an('array');
+  });
+
   it('creates no MAPI mirror when the MAPI MachineSet is under MachineAPI', () => {
     const world = scaledUpWorld('MachineAPI');
     expect(world.converge()).to.deep.equal([]);

@@ -1,9 +1,8 @@
-// The status a mirror Machine shows: a paused CAPI Machine's from its MAPI Machine, and a MAPI
-// mirror's from its authoritative CAPI Machine. Pure. Only the fields listed here are written;
-// conditions stay with their owners (Cluster API's `Paused`, machine-api-operator's).
-import isEqual from 'lodash/isEqual.js';
+// The status fields a Machine mirrors (../status-mirror.ts): a paused CAPI Machine's from its MAPI
+// Machine's, and a MAPI mirror's from its authoritative CAPI Machine's. Pure.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
-import { patchStatus, type WriteStep } from '../steps.js';
+import { planStatusMirror, type MirroredStatus } from '../status-mirror.js';
+import type { WriteStep } from '../steps.js';
 
 /** MAPI phases and the Cluster API phase that says the same. */
 const CAPI_PHASE: Record<string, string> = {
@@ -25,17 +24,6 @@ const MAPI_PHASE: Record<string, string> = {
   Failed: 'Failed',
 };
 
-/** The fields of `wanted` whose value differs from `current` (null removes a field). */
-function changedFields(
-  current: Record<string, unknown>,
-  wanted: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  const changed = Object.entries(wanted).filter(
-    ([key, value]) => !isEqual(current[key] ?? null, value),
-  );
-  return changed.length > 0 ? Object.fromEntries(changed) : undefined;
-}
-
 /**
  * A paused CAPI Machine's status, as Cluster API would show it for the running machine the MAPI
  * Machine describes: phase, node reference, addresses, and provisioning done once the instance
@@ -50,7 +38,7 @@ export function planCapiMachineStatus(
   // The CRD admits a Machine without spec: no providerID then.
   const providerID = mapi.spec?.providerID;
   const provisioned = providerID !== undefined && providerID !== '';
-  const wanted: Record<string, unknown> = {
+  const fields: Record<string, unknown> = {
     phase: phase ?? null,
     nodeRef: source.nodeRef ? { name: source.nodeRef.name } : null,
     addresses: source.addresses?.length ? source.addresses : null,
@@ -61,10 +49,7 @@ export function planCapiMachineStatus(
       ? { observedGeneration: mirror.metadata.generation }
       : {}),
   };
-  const changed = changedFields(mirror.status ?? {}, wanted);
-  return (
-    changed && patchStatus(mirror, changed, 'mirroring the MAPI Machine status to Cluster API')
-  );
+  return planStatusMirror(mirror, { fields }, 'mirroring the MAPI Machine status to Cluster API');
 }
 
 interface DeprecatedV1Beta1MachineStatus {
@@ -73,27 +58,30 @@ interface DeprecatedV1Beta1MachineStatus {
 
 /**
  * A MAPI mirror's status from its authoritative CAPI Machine: phase, node reference, addresses
- * and Cluster API's (deprecated) failure as errorReason/errorMessage. Undefined when it already
- * says so.
+ * and Cluster API's (deprecated) failure as errorReason/errorMessage.
  */
-export function planMapiMachineStatus(mapi: MapiMachine, capi: CapiMachine): WriteStep | undefined {
+export function mapiMachineStatus(mapi: MapiMachine, capi: CapiMachine): MirroredStatus {
   const source: NonNullable<CapiMachine['status']> & DeprecatedV1Beta1MachineStatus =
     capi.status ?? {};
   const failure = source.deprecated?.v1beta1;
   const phase = source.phase ? MAPI_PHASE[source.phase] : undefined;
-  const wanted: Record<string, unknown> = {
-    phase: phase ?? null,
-    nodeRef: source.nodeRef ? { kind: 'Node', name: source.nodeRef.name } : null,
-    addresses: source.addresses?.length ? source.addresses : null,
-    errorReason: failure?.failureReason ?? null,
-    errorMessage: failure?.failureMessage ?? null,
+  return {
+    fields: {
+      phase: phase ?? null,
+      nodeRef: nodeReference(mapi, source.nodeRef?.name),
+      addresses: source.addresses?.length ? source.addresses : null,
+      errorReason: failure?.failureReason ?? null,
+      errorMessage: failure?.failureMessage ?? null,
+    },
   };
-  const current = { ...(mapi.status ?? {}) } as Record<string, unknown>;
-  // The node's uid is not in Cluster API's reference: a MAPI reference naming the same node is kept.
-  const nodeRef = mapi.status?.nodeRef;
-  if (nodeRef && source.nodeRef && nodeRef.name === source.nodeRef.name) {
-    current.nodeRef = { kind: 'Node', name: nodeRef.name };
-  }
-  const changed = changedFields(current, wanted);
-  return changed && patchStatus(mapi, changed, 'mirroring the Cluster API Machine status to MAPI');
+}
+
+/**
+ * The MAPI reference to the node Cluster API names. The node's uid is not in Cluster API's
+ * reference: a MAPI reference naming the same node is kept as it is.
+ */
+function nodeReference(mapi: MapiMachine, node: string | undefined): unknown {
+  if (node === undefined) return null;
+  const current = mapi.status?.nodeRef;
+  return current?.name === node ? current : { kind: 'Node', name: node };
 }

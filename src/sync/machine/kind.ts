@@ -1,0 +1,11 @@
+// How the planners name a Machine (../kind.ts).
+import { MachineReason } from '../conditions.js';
+import type { MirrorKind } from '../kind.js';
+
+export const MACHINES: MirrorKind = {
+  kind: 'Machine',
+  mapiNoun: 'MAPI Machine',
+  capiNoun: 'CAPI Machine',
+  companionNoun: 'infrastructure machine',
+  reasons: MachineReason,
+};
