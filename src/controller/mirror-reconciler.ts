@@ -3,6 +3,7 @@
 // reported); `mirrorReconciler` adds what every kind shares: the cluster's facts an observation
 // starts from, the wait for the platform's infrastructure cache, the handshake before the sync,
 // and reports on the MAPI object.
+import type { SyncObserved } from '../sync/observed.js';
 import type { Infrastructure, KubeObject } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
 import { INFRASTRUCTURE_NAME, type Resource } from '../kube/resources.js';
@@ -36,20 +37,7 @@ export interface MirrorReconcilerOptions<C extends ClusterCaches> extends StepRe
 }
 
 /** What every observation starts from: the subject, the cluster's facts, the time. */
-export interface ObservedContext {
-  mapiNamespace: string;
-  capiNamespace: string;
-  /** The subject's name, the same on both sides. */
-  name: string;
-  /** The CAPI Cluster named after the infrastructure name, when it exists. */
-  cluster?: KubeObject;
-  infrastructure?: Infrastructure;
-  /** Undefined when the platform has no converter. */
-  converter?: PlatformConverter;
-  platform?: string;
-  /** RFC 3339 time for lastTransitionTime; the only clock input. */
-  now: string;
-}
+export type ObservedContext = SyncObserved;
 
 /** What the plans of every kind read of their subject: the MAPI object and its CAPI mirror. */
 export interface MirrorObserved extends ObservedContext {
