@@ -17,13 +17,12 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ApiextensionsV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  loadAllYaml,
-} from '@kubernetes/client-node';
-import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
+import { loadAll } from 'js-yaml';
+import { CUSTOM_RESOURCE_DEFINITION } from '../src/kube/builtin-resources.js';
+import { clusterAccess } from '../src/kube/cluster-access.js';
+import { KubeClient } from '../src/kube/http-client.js';
+import { ObjectClient } from '../src/kube/objects.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 
@@ -798,35 +797,32 @@ async function startNeighbours(ctx: NeighbourContext): Promise<Neighbour[]> {
  * webhooks read them.
  */
 async function ensureClusterConfig(kubeConfig: KubeConfig): Promise<void> {
-  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const api = setupClient(kubeConfig);
   const config = { group: 'config.openshift.io', version: 'v1' };
   const isConflict = (err: unknown): boolean => (err as { code?: number }).code === 409;
   try {
-    const created = (await api.createClusterCustomObject({
-      ...config,
-      plural: 'infrastructures',
-      body: {
+    const created = await api.create<object>(
+      { ...config, plural: 'infrastructures' },
+      {
         apiVersion: 'config.openshift.io/v1',
         kind: 'Infrastructure',
         metadata: { name: 'cluster' },
         spec: { platformSpec: { type: 'AWS' } },
       },
-    })) as object;
-    await api.replaceClusterCustomObjectStatus({
-      ...config,
-      plural: 'infrastructures',
-      name: 'cluster',
-      body: { ...created, status: DEFAULT_INFRASTRUCTURE },
-    });
+    );
+    await api.replace(
+      { ...config, plural: 'infrastructures', name: 'cluster' },
+      { ...created, status: DEFAULT_INFRASTRUCTURE },
+      { subresource: 'status' },
+    );
   } catch (err) {
     if (!isConflict(err)) throw err;
   }
   const name = DEFAULT_INFRASTRUCTURE.infrastructureName;
   try {
-    await api.createClusterCustomObject({
-      ...config,
-      plural: 'dnses',
-      body: {
+    await api.create(
+      { ...config, plural: 'dnses' },
+      {
         apiVersion: 'config.openshift.io/v1',
         kind: 'DNS',
         metadata: { name: 'cluster' },
@@ -839,10 +835,29 @@ async function ensureClusterConfig(kubeConfig: KubeConfig): Promise<void> {
           },
         },
       },
-    });
+    );
   } catch (err) {
     if (!isConflict(err)) throw err;
   }
+  api.close();
+}
+
+/** The object client the control plane sets itself up with (the controller's transport). */
+function setupClient(kubeConfig: KubeConfig): ObjectClient {
+  return new ObjectClient(
+    new KubeClient(clusterAccess(kubeConfig), { userAgent: 'local-control-plane' }),
+  );
+}
+
+/** What installing a CustomResourceDefinition reads of it. */
+interface CustomResourceDefinition {
+  metadata?: { name?: string };
+  spec: {
+    group: string;
+    names: { plural: string };
+    versions: { name: string; served: boolean }[];
+  };
+  status?: { conditions?: { type: string; status: string }[] };
 }
 
 /** Level Metadata for every request; the RequestReceived stage only duplicates the others. */
@@ -875,19 +890,20 @@ async function installCrds(
   ca: Buffer,
   token: string,
 ): Promise<void> {
-  const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
+  const api = setupClient(kubeConfig);
   const files = (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort();
-  const crds: V1CustomResourceDefinition[] = [];
+  const crds: CustomResourceDefinition[] = [];
   for (const file of files) {
-    for (const doc of loadAllYaml(await readFile(join(crdDir, file), 'utf8'))) {
+    // As written: sent exactly as the YAML says.
+    for (const doc of loadAll(await readFile(join(crdDir, file), 'utf8'))) {
       if ((doc as { kind?: string } | null)?.kind === 'CustomResourceDefinition') {
-        crds.push(doc as V1CustomResourceDefinition);
+        crds.push(doc as CustomResourceDefinition);
       }
     }
   }
   for (const crd of crds) {
     try {
-      await api.createCustomResourceDefinition({ body: crd });
+      await api.create(CUSTOM_RESOURCE_DEFINITION, crd);
     } catch (err) {
       if ((err as { code?: number }).code !== 409) throw err;
     }
@@ -898,7 +914,10 @@ async function installCrds(
       `CRD ${name} established`,
       60_000,
       async () => {
-        const current = await api.readCustomResourceDefinition({ name });
+        const current = await api.get<CustomResourceDefinition>({
+          ...CUSTOM_RESOURCE_DEFINITION,
+          name,
+        });
         return (
           current.status?.conditions?.some(
             (c) => c.type === 'Established' && c.status === 'True',
@@ -923,4 +942,5 @@ async function installCrds(
       );
     }
   }
+  api.close();
 }

@@ -8,10 +8,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../src/api/types.js';
+import { NAMESPACE } from '../src/kube/builtin-resources.js';
 import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
 import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
+import { objectsFor } from '../test/support/kube-client.js';
 import { startControlPlane, type ControlPlane } from './control-plane.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -51,10 +52,9 @@ const SYNC_COLUMNS = [
 ].join(',');
 
 async function seed(plane: ControlPlane): Promise<void> {
-  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const custom = objectsFor(plane.kubeConfig);
   for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-    await core.createNamespace({ body: { metadata: { name } } });
+    await custom.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
   await setInfrastructure(
     {
@@ -64,12 +64,14 @@ async function seed(plane: ControlPlane): Promise<void> {
     },
     custom,
   );
-  await custom.createNamespacedCustomObject({
-    group: 'cluster.x-k8s.io',
-    version: 'v1beta2',
-    plural: 'clusters',
-    namespace: CAPI_NAMESPACE,
-    body: {
+  await custom.create(
+    {
+      group: 'cluster.x-k8s.io',
+      version: 'v1beta2',
+      plural: 'clusters',
+      namespace: CAPI_NAMESPACE,
+    },
+    {
       apiVersion: 'cluster.x-k8s.io/v1beta2',
       kind: 'Cluster',
       metadata: { name: INFRASTRUCTURE_NAME },
@@ -81,7 +83,7 @@ async function seed(plane: ControlPlane): Promise<void> {
         },
       },
     },
-  });
+  );
 
   const machineSets: MapiMachineSet[] = MACHINE_SETS.map((name, i) =>
     awsMachineSet(name, MAPI_NAMESPACE, { zone: ZONES[i] ?? 'us-east-1a' }),
@@ -98,14 +100,16 @@ async function seed(plane: ControlPlane): Promise<void> {
     },
   ];
   for (const body of [...machineSets, broken]) {
-    await custom.createNamespacedCustomObject({ ...MAPI, namespace: MAPI_NAMESPACE, body });
+    await custom.create({ ...MAPI, namespace: MAPI_NAMESPACE }, body);
     // What the Machine API migration controller does: copy the wish into status.
-    await custom.patchNamespacedCustomObjectStatus({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      name: body.metadata.name,
-      body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
-    });
+    await custom.patch(
+      { ...MAPI, namespace: MAPI_NAMESPACE, name: body.metadata.name },
+      {
+        type: 'json',
+        operations: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+      },
+      { subresource: 'status' },
+    );
   }
 }
 
@@ -118,12 +122,10 @@ async function settledIn(
   namespace: string,
   ready: () => Promise<boolean> | boolean,
 ): Promise<void> {
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const custom = objectsFor(plane.kubeConfig);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const list = (await custom.listNamespacedCustomObject({ ...MAPI, namespace })) as {
-      items: MapiMachineSet[];
-    };
+    const list = await custom.list<MapiMachineSet>({ ...MAPI, namespace });
     const done = list.items.every((ms) => {
       const condition = ms.status?.conditions?.find((c) => c.type === 'Synchronized');
       if (ms.metadata.name === BROKEN) return condition?.status === 'False';
@@ -139,26 +141,30 @@ async function settledIn(
 
 /** The AWS MachineSets settled; with `expectTemplate`, a template of that instance type exists. */
 async function settled(plane: ControlPlane, expectTemplate?: string): Promise<void> {
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const custom = objectsFor(plane.kubeConfig);
   await settledIn(plane, MAPI_NAMESPACE, async () => {
     // Cluster API's own controller marks each paused mirror with its Paused condition.
-    const mirrors = (await custom.listNamespacedCustomObject({
+    const mirrors = await custom.list<{
+      status?: { conditions?: { type: string; status: string }[] };
+    }>({
       group: 'cluster.x-k8s.io',
       version: 'v1beta2',
       plural: 'machinesets',
       namespace: CAPI_NAMESPACE,
-    })) as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
+    });
     const pausedByClusterApi = mirrors.items.every((m) =>
       m.status?.conditions?.some((c) => c.type === 'Paused' && c.status === 'True'),
     );
     if (!pausedByClusterApi) return false;
     if (!expectTemplate) return true;
-    const templates = (await custom.listNamespacedCustomObject({
+    const templates = await custom.list<{
+      spec: { template: { spec: { instanceType?: string } } };
+    }>({
       group: 'infrastructure.cluster.x-k8s.io',
       version: 'v1beta2',
       plural: 'awsmachinetemplates',
       namespace: CAPI_NAMESPACE,
-    })) as { items: { spec: { template: { spec: { instanceType?: string } } } }[] };
+    });
     return (
       templates.items.length === MACHINE_SETS.length &&
       templates.items.some((t) => t.spec.template.spec.instanceType === expectTemplate)
@@ -293,8 +299,7 @@ async function stopControllerProcess(child: ChildProcess | undefined): Promise<v
  * worker MachineSet in namespaces of its own, and a controller for those namespaces.
  */
 async function otherPlatforms(plane: ControlPlane): Promise<void> {
-  const core = plane.kubeConfig.makeApiClient(CoreV1Api);
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const custom = objectsFor(plane.kubeConfig);
   for (const fixture of PLATFORM_FIXTURES) {
     const platform = fixture.platform.toLowerCase();
     const mapiNamespace = `${platform}-machine-api`;
@@ -303,19 +308,24 @@ async function otherPlatforms(plane: ControlPlane): Promise<void> {
     banner(`${fixture.platform}: a worker MachineSet and its ${fixture.templates.kind}`);
     await setInfrastructure(fixture.infrastructure, custom);
     for (const namespace of [mapiNamespace, capiNamespace]) {
-      await core.createNamespace({ body: { metadata: { name: namespace } } });
+      await custom.create(NAMESPACE, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: namespace },
+      });
     }
-    await custom.createNamespacedCustomObject({
-      ...MAPI,
-      namespace: mapiNamespace,
-      body: fixture.machineSet(name, mapiNamespace),
-    });
-    await custom.patchNamespacedCustomObjectStatus({
-      ...MAPI,
-      namespace: mapiNamespace,
-      name,
-      body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
-    });
+    await custom.create(
+      { ...MAPI, namespace: mapiNamespace },
+      fixture.machineSet(name, mapiNamespace),
+    );
+    await custom.patch(
+      { ...MAPI, namespace: mapiNamespace, name },
+      {
+        type: 'json',
+        operations: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+      },
+      { subresource: 'status' },
+    );
     const logFile = join(dir, `controller-${platform}.log`);
     const child = startControllerProcess(
       plane,
@@ -364,7 +374,7 @@ async function watchHandshake(
   name: string,
   done: (view: HandshakeView) => boolean,
 ): Promise<void> {
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const custom = objectsFor(plane.kubeConfig);
   const condition = (
     o: { status?: { conditions?: { type: string; status?: string; reason?: string }[] } },
     type: string,
@@ -379,21 +389,17 @@ async function watchHandshake(
   let last = '';
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const mapi = (await custom.getNamespacedCustomObject({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      name,
-    })) as MapiMachineSet;
-    const capi = (await custom.getNamespacedCustomObject({
+    const mapi = await custom.get<MapiMachineSet>({ ...MAPI, namespace: MAPI_NAMESPACE, name });
+    const capi = await custom.get<{
+      metadata: { annotations?: Record<string, string> };
+      status?: { conditions?: { type: string; status: string }[] };
+    }>({
       group: 'cluster.x-k8s.io',
       version: 'v1beta2',
       plural: 'machinesets',
       namespace: CAPI_NAMESPACE,
       name,
-    })) as {
-      metadata: { annotations?: Record<string, string> };
-      status?: { conditions?: { type: string; status: string }[] };
-    };
+    });
     const migration = condition(mapi, 'MigrationProgressing');
     const synchronized = condition(mapi, 'Synchronized');
     const view: HandshakeView = {
@@ -483,24 +489,21 @@ function showMachines(plane: ControlPlane, name: string): void {
 
 async function waitMachineCount(plane: ControlPlane, name: string, count: number): Promise<void> {
   const labelSelector = `${SET_LABEL}=${name}`;
-  const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
+  const custom = objectsFor(plane.kubeConfig);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const [mapi, capi] = (await Promise.all([
-      custom.listNamespacedCustomObject({
-        ...MAPI,
-        plural: 'machines',
-        namespace: MAPI_NAMESPACE,
-        labelSelector,
-      }),
-      custom.listNamespacedCustomObject({
-        group: 'cluster.x-k8s.io',
-        version: 'v1beta2',
-        plural: 'machines',
-        namespace: CAPI_NAMESPACE,
-        labelSelector,
-      }),
-    ])) as { items: unknown[] }[];
+    const [mapi, capi] = await Promise.all([
+      custom.list({ ...MAPI, plural: 'machines', namespace: MAPI_NAMESPACE }, { labelSelector }),
+      custom.list(
+        {
+          group: 'cluster.x-k8s.io',
+          version: 'v1beta2',
+          plural: 'machines',
+          namespace: CAPI_NAMESPACE,
+        },
+        { labelSelector },
+      ),
+    ]);
     if (mapi?.items.length === count && capi?.items.length === count) return;
     if (Date.now() > deadline) throw new Error(`the Machines did not reach ${count} on both sides`);
     await sleep(200);

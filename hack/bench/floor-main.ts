@@ -4,7 +4,7 @@
 // for and the CPU seconds of the pass. Its memory is not reported: run under tsx, most of it is
 // the TypeScript loader's, not the floor's.
 import { parseArgs } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { runFloorPass } from './floor.js';
 
 const { values } = parseArgs({
@@ -24,8 +24,7 @@ if (!kubeconfig || !mapiNamespace || !capiNamespace) {
 }
 // From here on: the pass, not node's start nor compiling the imports.
 const cpuBefore = process.cpuUsage();
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromFile(kubeconfig);
+const kubeConfig = loadKubeConfig({ path: kubeconfig, env: {} });
 const machineSets = await runFloorPass({
   kubeConfig,
   mapiNamespace,

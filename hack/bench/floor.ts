@@ -4,7 +4,7 @@
 // status, the MAPI status = 5 writes. A changed one: the new template, the mirror repointed, the
 // mirror's status, the old template deleted, the MAPI status = 5 writes. One pass over everything
 // that is not Synchronized at its generation, `concurrency` at a time; then it returns.
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { CapiMachineSet, Infrastructure, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
@@ -12,6 +12,9 @@ import { Reason, synchronizedCondition, withCondition } from '../../src/sync/con
 import { FINALIZER, SYNCHRONIZED } from '../../src/model/markers.js';
 import { selectorString } from '../../src/sync/machine-set/mirror-status.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
+import { INFRASTRUCTURE, INFRASTRUCTURE_NAME } from '../../src/kube/resources.js';
+import { objectsFor } from '../../test/support/kube-client.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
@@ -28,36 +31,19 @@ export interface FloorOptions {
   concurrency: number;
 }
 
-async function listAll<T>(
-  api: CustomObjectsApi,
-  where: typeof MAPI,
-  namespace: string,
-): Promise<T[]> {
-  const items: T[] = [];
-  let token: string | undefined;
-  do {
-    const page = (await api.listNamespacedCustomObject({
-      ...where,
-      namespace,
-      limit: 500,
-      ...(token ? { _continue: token } : {}),
-    })) as { items: T[]; metadata?: { _continue?: string; continue?: string } };
-    items.push(...page.items);
-    token = page.metadata?.continue ?? page.metadata?._continue;
-  } while (token);
-  return items;
+async function listAll<T>(api: ObjectClient, where: typeof MAPI, namespace: string): Promise<T[]> {
+  return (await api.list<T>({ ...where, namespace })).items;
 }
 
 /** One pass; resolves with the number of MachineSets it wrote for. */
 export async function runFloorPass(options: FloorOptions): Promise<number> {
   const { kubeConfig, mapiNamespace, capiNamespace } = options;
-  const api = kubeConfig.makeApiClient(CustomObjectsApi);
-  const infrastructure = (await api.getClusterCustomObject({
-    group: 'config.openshift.io',
-    version: 'v1',
-    plural: 'infrastructures',
-    name: 'cluster',
-  })) as Infrastructure;
+  // Its own field manager: its writes never look like the controller's.
+  const api = objectsFor(kubeConfig, { userAgent: 'write-floor' });
+  const infrastructure = await api.get<Infrastructure>({
+    ...INFRASTRUCTURE,
+    name: INFRASTRUCTURE_NAME,
+  });
   const mirrors = new Map(
     (await listAll<CapiMachineSet>(api, CAPI, capiNamespace)).map((m) => [m.metadata.name, m]),
   );
@@ -78,69 +64,59 @@ export async function runFloorPass(options: FloorOptions): Promise<number> {
     const { machineSet, template } = converted.value;
     const finalizers = mapi.metadata.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) {
-      await api.patchNamespacedCustomObject({
-        ...MAPI,
-        namespace: mapiNamespace,
-        name,
-        body: [
-          finalizers.length === 0
-            ? { op: 'add', path: '/metadata/finalizers', value: [FINALIZER] }
-            : { op: 'add', path: '/metadata/finalizers/-', value: FINALIZER },
-        ],
-      });
+      await api.patch(
+        { ...MAPI, namespace: mapiNamespace, name },
+        {
+          type: 'json',
+          operations: [
+            finalizers.length === 0
+              ? { op: 'add', path: '/metadata/finalizers', value: [FINALIZER] }
+              : { op: 'add', path: '/metadata/finalizers/-', value: FINALIZER },
+          ],
+        },
+      );
     }
-    await api.createNamespacedCustomObject({
-      ...TEMPLATES,
-      namespace: capiNamespace,
-      body: template,
-    });
+    await api.create({ ...TEMPLATES, namespace: capiNamespace }, template);
 
     const existing = mirrors.get(name);
     const oldTemplate = existing?.spec.template.spec.infrastructureRef.name;
-    const mirror = (
-      existing
-        ? await api.patchNamespacedCustomObject({
-            ...CAPI,
-            namespace: capiNamespace,
-            name,
-            body: [
+    const mirror = existing
+      ? await api.patch<CapiMachineSet>(
+          { ...CAPI, namespace: capiNamespace, name },
+          {
+            type: 'json',
+            operations: [
               {
                 op: 'replace',
                 path: '/spec/template/spec/infrastructureRef',
                 value: machineSet.spec.template.spec.infrastructureRef,
               },
             ],
-          })
-        : await api.createNamespacedCustomObject({
-            ...CAPI,
-            namespace: capiNamespace,
-            body: machineSet,
-          })
-    ) as CapiMachineSet;
-    await api.patchNamespacedCustomObjectStatus({
-      ...CAPI,
-      namespace: capiNamespace,
-      name,
-      body: [
-        {
-          op: 'add',
-          path: '/status',
-          value: {
-            replicas: mapi.status?.replicas ?? 0,
-            readyReplicas: mapi.status?.readyReplicas ?? 0,
-            availableReplicas: mapi.status?.availableReplicas ?? 0,
-            selector: selectorString(mirror.spec.selector),
-            observedGeneration: mirror.metadata.generation,
           },
-        },
-      ],
-    });
+        )
+      : await api.create<CapiMachineSet>({ ...CAPI, namespace: capiNamespace }, machineSet);
+    await api.patch(
+      { ...CAPI, namespace: capiNamespace, name },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'add',
+            path: '/status',
+            value: {
+              replicas: mapi.status?.replicas ?? 0,
+              readyReplicas: mapi.status?.readyReplicas ?? 0,
+              availableReplicas: mapi.status?.availableReplicas ?? 0,
+              selector: selectorString(mirror.spec.selector),
+              observedGeneration: mirror.metadata.generation,
+            },
+          },
+        ],
+      },
+      { subresource: 'status' },
+    );
     if (oldTemplate && oldTemplate !== template.metadata.name) {
-      await api.deleteNamespacedCustomObject({
-        ...TEMPLATES,
-        namespace: capiNamespace,
-        name: oldTemplate,
-      });
+      await api.delete({ ...TEMPLATES, namespace: capiNamespace, name: oldTemplate });
     }
     const previous = mapi.status?.conditions?.find((c) => c.type === SYNCHRONIZED);
     const condition = synchronizedCondition(
@@ -148,19 +124,21 @@ export async function runFloorPass(options: FloorOptions): Promise<number> {
       previous,
       new Date().toISOString(),
     );
-    await api.patchNamespacedCustomObjectStatus({
-      ...MAPI,
-      namespace: mapiNamespace,
-      name,
-      body: [
-        {
-          op: 'add',
-          path: '/status/conditions',
-          value: withCondition(mapi.status?.conditions, condition),
-        },
-        { op: 'add', path: '/status/synchronizedGeneration', value: mapi.metadata.generation },
-      ],
-    });
+    await api.patch(
+      { ...MAPI, namespace: mapiNamespace, name },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'add',
+            path: '/status/conditions',
+            value: withCondition(mapi.status?.conditions, condition),
+          },
+          { op: 'add', path: '/status/synchronizedGeneration', value: mapi.metadata.generation },
+        ],
+      },
+      { subresource: 'status' },
+    );
   };
 
   // `concurrency` lanes, each taking the next MachineSet until none is left.
@@ -172,5 +150,6 @@ export async function runFloorPass(options: FloorOptions): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));
+  api.close();
   return pending.length;
 }

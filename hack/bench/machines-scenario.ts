@@ -7,8 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Infrastructure } from '../../src/api/types.js';
+import { NAMESPACE } from '../../src/kube/builtin-resources.js';
 import { startController } from '../../src/controller/controller.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
@@ -22,7 +22,7 @@ import {
   createMachineSet,
   setInfrastructure,
 } from '../../test/support/controller.js';
-import { clientFor } from '../../test/support/kube-client.js';
+import { clientFor, objectsFor } from '../../test/support/kube-client.js';
 import { WriteLog } from '../../test/support/writes.js';
 import { startControlPlane } from '../control-plane.js';
 
@@ -119,11 +119,10 @@ async function benchController({
   const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-bench-'));
   const plane = await startControlPlane({ dir });
   setControlPlane(plane);
+  const custom = objectsFor(plane.kubeConfig);
   try {
-    const custom = plane.kubeConfig.makeApiClient(CustomObjectsApi);
-    const core = plane.kubeConfig.makeApiClient(CoreV1Api);
     for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-      await core.createNamespace({ body: { metadata: { name } } });
+      await custom.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
     await setInfrastructure(infrastructure.status ?? {}, custom);
     await createCapiCluster(CAPI_NAMESPACE);
@@ -231,6 +230,7 @@ async function benchController({
     console.log(`  heap used by the process:                 ${mb(memory.heapUsed)}`);
     console.log(`  resident set size of the process:         ${mb(memory.rss)}`);
   } finally {
+    custom.close();
     setControlPlane(undefined);
     await plane.stop();
     await rm(dir, { recursive: true, force: true });

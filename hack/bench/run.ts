@@ -5,8 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
+import { NAMESPACE } from '../../src/kube/builtin-resources.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
 import { createCapiCluster } from '../../test/support/capi-cluster.js';
 import { setControlPlane } from '../../test/support/cluster.js';
 import {
@@ -15,6 +16,7 @@ import {
   MAPI,
   setInfrastructure,
 } from '../../test/support/controller.js';
+import { objectsFor } from '../../test/support/kube-client.js';
 import { startControlPlane, type ControlPlane } from '../control-plane.js';
 import type { Phase } from './cli.js';
 import { countWrite, totalWrites, writeDelta, writeKey, type WriteCounts } from './metrics.js';
@@ -60,31 +62,32 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>):
  * N MachineSets as the installer creates them, with the status machine-api-operator gives them
  * (authoritativeAPI copied from spec, observedGeneration), before anything syncs them.
  */
-async function createMachineSets(api: CustomObjectsApi, count: number): Promise<void> {
+async function createMachineSets(api: ObjectClient, count: number): Promise<void> {
   const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
   await inBatches(names, async (name) => {
     const body = awsMachineSet(name, MAPI_NAMESPACE);
-    const created = (await api.createNamespacedCustomObject({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      body: { ...body, spec: { ...body.spec, authoritativeAPI: 'MachineAPI' } },
-    })) as MapiMachineSet;
-    await api.patchNamespacedCustomObjectStatus({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      name,
-      body: [
-        {
-          op: 'add',
-          path: '/status',
-          value: {
-            authoritativeAPI: 'MachineAPI',
-            observedGeneration: created.metadata.generation,
-            replicas: 0,
+    const created = await api.create<MapiMachineSet>(
+      { ...MAPI, namespace: MAPI_NAMESPACE },
+      { ...body, spec: { ...body.spec, authoritativeAPI: 'MachineAPI' } },
+    );
+    await api.patch(
+      { ...MAPI, namespace: MAPI_NAMESPACE, name },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'add',
+            path: '/status',
+            value: {
+              authoritativeAPI: 'MachineAPI',
+              observedGeneration: created.metadata.generation,
+              replicas: 0,
+            },
           },
-        },
-      ],
-    });
+        ],
+      },
+      { subresource: 'status' },
+    );
   });
 }
 
@@ -93,32 +96,35 @@ async function createMachineSets(api: CustomObjectsApi, count: number): Promise<
  * status.observedGeneration as machine-api-operator would; returns the new generations.
  */
 async function rotate(
-  api: CustomObjectsApi,
+  api: ObjectClient,
   names: string[],
   own: WriteCounts,
 ): Promise<Map<string, number>> {
   const generations = new Map<string, number>();
   await inBatches(names, async (name) => {
-    const patched = (await api.patchNamespacedCustomObject({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      name,
-      body: [
-        {
-          op: 'replace',
-          path: '/spec/template/spec/providerSpec/value/instanceType',
-          value: ROTATED_INSTANCE_TYPE,
-        },
-      ],
-    })) as MapiMachineSet;
+    const patched = await api.patch<MapiMachineSet>(
+      { ...MAPI, namespace: MAPI_NAMESPACE, name },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'replace',
+            path: '/spec/template/spec/providerSpec/value/instanceType',
+            value: ROTATED_INSTANCE_TYPE,
+          },
+        ],
+      },
+    );
     const generation = patched.metadata.generation ?? 0;
     generations.set(name, generation);
-    await api.patchNamespacedCustomObjectStatus({
-      ...MAPI,
-      namespace: MAPI_NAMESPACE,
-      name,
-      body: [{ op: 'replace', path: '/status/observedGeneration', value: generation }],
-    });
+    await api.patch(
+      { ...MAPI, namespace: MAPI_NAMESPACE, name },
+      {
+        type: 'json',
+        operations: [{ op: 'replace', path: '/status/observedGeneration', value: generation }],
+      },
+      { subresource: 'status' },
+    );
   });
   const key = (subresource: string) =>
     writeKey({ verb: 'PATCH', resource: 'machinesets', subresource, group: MAPI.group });
@@ -150,7 +156,7 @@ async function runPhase(
   subject: Subject,
   plane: ControlPlane,
   observer: MachineSetObserver,
-  api: CustomObjectsApi,
+  api: ObjectClient,
 ): Promise<PhaseResult> {
   const own: WriteCounts = {};
   const before = await scrapeWrites(plane.kubeConfig);
@@ -213,11 +219,10 @@ export async function runSubject(
   let subject: Subject | undefined;
   const observer = new MachineSetObserver(plane.kubeConfig, MAPI_NAMESPACE, CAPI_NAMESPACE);
   let finished = false;
+  const api = objectsFor(plane.kubeConfig);
   try {
-    const api = plane.kubeConfig.makeApiClient(CustomObjectsApi);
-    const core = plane.kubeConfig.makeApiClient(CoreV1Api);
     for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-      await core.createNamespace({ body: { metadata: { name } } });
+      await api.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
     await setInfrastructure(DEFAULT_INFRASTRUCTURE, api);
     // Cluster API does not run here: the Cluster only has to exist, as in an OpenShift cluster.
@@ -237,6 +242,7 @@ export async function runSubject(
   } finally {
     await subject?.stop();
     await observer.stop();
+    api.close();
     setControlPlane(undefined);
     await plane.stop();
     // After a failure the logs stay for a reader.

@@ -88,6 +88,8 @@ export interface KubeClientOptions {
   maxRetryWaitMs?: number;
   /** How long an idle kept-alive socket stays in the pool (default 60 s; keep it below 90 s). */
   idleSocketTimeoutMs?: number;
+  /** Hears the Warning header of every answer that carries one (deprecations, policy warnings). */
+  onWarning?: (warning: string) => void;
 }
 
 export class KubeClient {
@@ -97,6 +99,7 @@ export class KubeClient {
   private readonly userAgent: string;
   private readonly maxRetries: number;
   private readonly maxRetryWaitMs: number;
+  private readonly onWarning: ((warning: string) => void) | undefined;
 
   constructor(
     private readonly access: ClusterAccess,
@@ -111,6 +114,7 @@ export class KubeClient {
     this.userAgent = options.userAgent ?? 'mapi-capi-sync';
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+    this.onWarning = options.onWarning;
     const { ca, cert, key, rejectUnauthorized, servername } = access.tls;
     // `timeout` closes a socket idle in the pool (Node's agent sets it when a socket is freed); on
     // a socket in use it only emits 'timeout', which nothing here acts on: requests have their
@@ -201,13 +205,14 @@ export class KubeClient {
    * A streamed GET (a watch): `onLine` gets each line of the body until the server ends it
    * (resolves) or it fails or `signal` aborts (rejects). No deadline: a watch is long by design.
    * A status other than 200 rejects with an ApiError, after one more try with a fresh credential
-   * when it is a 401.
+   * when it is a 401. `onOpen` hears when the server accepted the watch (its 200 arrived).
    */
   async stream(
     path: string,
     query: Record<string, string>,
     signal: AbortSignal,
     onLine: (line: string) => void,
+    onOpen?: () => void,
   ): Promise<void> {
     const first = await this.open('GET', path, { query }, signal);
     let response = first.response;
@@ -219,6 +224,7 @@ export class KubeClient {
       throw new ApiError(response.statusCode ?? 0, await readBody(response), 'GET', path);
     }
     response.socket.setKeepAlive(true, 30_000);
+    onOpen?.();
     await new Promise<void>((resolve, reject) => {
       let pending = '';
       response.setEncoding('utf8');
@@ -277,7 +283,11 @@ export class KubeClient {
         socket = s;
         readBefore = s.bytesRead;
       });
-      request.on('response', resolve);
+      request.on('response', (response: http.IncomingMessage) => {
+        const warning = response.headers.warning;
+        if (warning && this.onWarning) this.onWarning(warning);
+        resolve(response);
+      });
       request.on('error', (err: NodeJS.ErrnoException) => {
         // A kept-alive socket the server closed while this request was on its way: not a byte
         // of answer came, and a fresh connection may well get one.

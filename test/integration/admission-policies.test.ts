@@ -4,13 +4,12 @@
 // machine-api-operator's). And a write of ours that someone else's policy denies is reported on
 // the object at once, never retried in silence.
 import { expect } from 'chai';
-import {
-  CustomObjectsApi,
-  KubernetesObjectApi,
-  PatchStrategy,
-  type KubeConfig,
-} from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
+import {
+  VALIDATING_ADMISSION_POLICY,
+  VALIDATING_ADMISSION_POLICY_BINDING,
+} from '../../src/kube/builtin-resources.js';
 import { installAdmissionPolicies } from '../support/admission.js';
 import {
   acknowledgeControllerDenials,
@@ -18,7 +17,13 @@ import {
   controllerDenialsSince,
 } from '../support/audit.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
-import { adminConfig, identityConfig, testNamespace, uniqueName } from '../support/cluster.js';
+import {
+  adminConfig,
+  adminObjects,
+  identityConfig,
+  testNamespace,
+  uniqueName,
+} from '../support/cluster.js';
 import {
   awsMachineSet,
   CAPI,
@@ -28,6 +33,7 @@ import {
   startTestController,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { objectsFor } from '../support/kube-client.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
 import { warningClient } from '../support/warnings.js';
 
@@ -45,35 +51,31 @@ function refusal(err: unknown): string {
   }
 }
 
-/** A merge patch through the generic client (client-node's typed one sends JSON patches). */
+/** A merge patch as the user of `kc` (the whole body, with the object's apiVersion, kind and name). */
 async function mergePatchAs(
   kc: KubeConfig,
   object: { apiVersion: string; kind: string; namespace: string; name: string },
   body: Record<string, unknown>,
   dryRun = false,
 ): Promise<string | undefined> {
-  const client = KubernetesObjectApi.makeApiClient(kc);
+  const client = objectsFor(kc);
   try {
-    await client.patch(
-      {
-        ...body,
-        apiVersion: object.apiVersion,
-        kind: object.kind,
-        metadata: {
-          ...(body.metadata as object | undefined),
-          name: object.name,
-          namespace: object.namespace,
-        },
+    const patch = {
+      ...body,
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metadata: {
+        ...(body.metadata as object | undefined),
+        name: object.name,
+        namespace: object.namespace,
       },
-      undefined,
-      dryRun ? 'All' : undefined,
-      undefined,
-      undefined,
-      PatchStrategy.MergePatch,
-    );
+    };
+    await client.patch(await client.locate(patch), { type: 'merge', body: patch }, { dryRun });
     return undefined;
   } catch (err) {
     return refusal(err);
+  } finally {
+    client.close();
   }
 }
 
@@ -82,15 +84,14 @@ async function createAs(
   object: { apiVersion: string; kind: string; metadata: { name: string; namespace: string } },
   dryRun = false,
 ): Promise<string | undefined> {
+  const client = objectsFor(kc);
   try {
-    await KubernetesObjectApi.makeApiClient(kc).create(
-      object,
-      undefined,
-      dryRun ? 'All' : undefined,
-    );
+    await client.create(await client.locate(object), object, { dryRun });
     return undefined;
   } catch (err) {
     return refusal(err);
+  } finally {
+    client.close();
   }
 }
 
@@ -101,11 +102,11 @@ async function waitStatusAuthority(
   name: string,
   authority: string,
 ) {
-  const api = adminConfig().makeApiClient(CustomObjectsApi);
+  const api = adminObjects();
   await eventually(async () => {
-    const current = (await api.getNamespacedCustomObject({ ...where, namespace, name })) as {
+    const current = await api.get<{
       status?: { authoritativeAPI?: string };
-    };
+    }>({ ...where, namespace, name });
     expect(current.status?.authoritativeAPI).to.equal(authority);
   });
 }
@@ -120,16 +121,15 @@ async function refusedOnceInEffect(request: () => Promise<string | undefined>): 
 }
 
 async function setStatus(where: Where, namespace: string, name: string, status: object) {
-  const api = adminConfig().makeApiClient(CustomObjectsApi);
-  const current = (await api.getNamespacedCustomObject({ ...where, namespace, name })) as {
+  const api = adminObjects();
+  const current = await api.get<{
     status?: object;
-  };
-  await api.replaceNamespacedCustomObjectStatus({
-    ...where,
-    namespace,
-    name,
-    body: { ...current, status: { ...current.status, ...status } },
-  });
+  }>({ ...where, namespace, name });
+  await api.replace(
+    { ...where, namespace, name },
+    { ...current, status: { ...current.status, ...status } },
+    { subresource: 'status' },
+  );
 }
 
 const synchronizedTrue = (generation: number) => ({
@@ -200,19 +200,18 @@ describe('admission policies', function () {
     const ctrl = await startTestController();
     await createCapiCluster(ctrl.capiNamespace);
     const name = uniqueName('guarded');
-    const mapi = adminConfig().makeApiClient(CustomObjectsApi);
-    await mapi.createNamespacedCustomObject({
-      ...MAPI,
-      namespace: ctrl.mapiNamespace,
-      body: awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
-    });
+    const mapi = adminObjects();
+    await mapi.create(
+      { ...MAPI, namespace: ctrl.mapiNamespace },
+      awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
+    );
     await eventually(
       async () => {
-        const current = (await mapi.getNamespacedCustomObject({
+        const current = await mapi.get<MapiMachineSet>({
           ...MAPI,
           namespace: ctrl.mapiNamespace,
           name,
-        })) as MapiMachineSet;
+        });
         expect(current.status?.conditions?.find((c) => c.type === 'Synchronized')?.status).to.equal(
           'True',
         );
@@ -283,10 +282,10 @@ describe('admission policies', function () {
   it('the MAPI mirror is read-only for a person under ClusterAPI, except spec.authoritativeAPI', async () => {
     const { mapiNamespace } = await namespacesWithPolicies();
     const name = uniqueName('mirror');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const body = awsMachineSet(name, mapiNamespace, { replicas: 0 });
     body.spec.authoritativeAPI = 'ClusterAPI';
-    await api.createNamespacedCustomObject({ ...MAPI, namespace: mapiNamespace, body });
+    await api.create({ ...MAPI, namespace: mapiNamespace }, body);
     // machine-api-operator copies spec.authoritativeAPI into the empty status
     await waitStatusAuthority(MAPI, mapiNamespace, name, 'ClusterAPI');
     const object = {
@@ -325,17 +324,16 @@ describe('admission policies', function () {
   it("a Machine's authority changes only when the hand-over can succeed; a cancel always can", async () => {
     const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
     const name = uniqueName('machine');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    await api.createNamespacedCustomObject({
-      ...MAPI_MACHINES,
-      namespace: mapiNamespace,
-      body: {
+    const api = adminObjects();
+    await api.create(
+      { ...MAPI_MACHINES, namespace: mapiNamespace },
+      {
         apiVersion: 'machine.openshift.io/v1beta1',
         kind: 'Machine',
         metadata: { name, namespace: mapiNamespace, finalizers: ['test.mapi-capi-sync/hold'] },
         spec: { authoritativeAPI: 'ClusterAPI', providerSpec: awsProviderSpec() },
       },
-    });
+    );
     await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, name, 'ClusterAPI');
     const machine = {
       apiVersion: 'machine.openshift.io/v1beta1',
@@ -361,10 +359,9 @@ describe('admission policies', function () {
 
     await setStatus(MAPI_MACHINES, mapiNamespace, name, synchronizedTrue(1));
     // its CAPI Machine has not provisioned its infrastructure yet
-    await api.createNamespacedCustomObject({
-      ...CAPI_MACHINES,
-      namespace: capiNamespace,
-      body: {
+    await api.create(
+      { ...CAPI_MACHINES, namespace: capiNamespace },
+      {
         apiVersion: 'cluster.x-k8s.io/v1beta2',
         kind: 'Machine',
         metadata: {
@@ -382,7 +379,7 @@ describe('admission policies', function () {
           },
         },
       },
-    });
+    );
     const unprovisioned = await eventually(async () => {
       const message = await mergePatchAs(person, machine, toMachineApi, true);
       expect(message).to.contain('mapi-capi-sync-machine-authority-change-mirror');
@@ -393,13 +390,9 @@ describe('admission policies', function () {
       initialization: { infrastructureProvisioned: true },
     });
     const generation = (
-      (await api.getNamespacedCustomObject({
-        ...CAPI_MACHINES,
-        namespace: capiNamespace,
-        name,
-      })) as {
+      await api.get<{
         metadata: { generation: number };
-      }
+      }>({ ...CAPI_MACHINES, namespace: capiNamespace, name })
     ).metadata.generation;
     await setStatus(MAPI_MACHINES, mapiNamespace, name, synchronizedTrue(generation));
     expect(await mergePatchAs(person, machine, toMachineApi, true), 'ready to hand over').to.equal(
@@ -419,7 +412,7 @@ describe('admission policies', function () {
     ).to.equal(undefined);
 
     // spec now says MachineAPI; the Machine settles under ClusterAPI and starts being deleted
-    await api.deleteNamespacedCustomObject({ ...MAPI_MACHINES, namespace: mapiNamespace, name });
+    await api.delete({ ...MAPI_MACHINES, namespace: mapiNamespace, name });
     await setStatus(MAPI_MACHINES, mapiNamespace, name, { authoritativeAPI: 'ClusterAPI' });
     const toClusterApi = { spec: { authoritativeAPI: 'ClusterAPI' } };
     expect(await mergePatchAs(person, machine, toClusterApi, true)).to.contain(
@@ -541,21 +534,20 @@ describe('admission policies', function () {
 
     // not Synchronized: the edit is kept, with a warning that says so
     const warnings: string[] = [];
+    const warned = warningClient((w) => warnings.push(w));
+    const labelled = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name, namespace: mapiNamespace, labels: { team: 'storage' } },
+    };
     await eventually(async () => {
-      await warningClient((w) => warnings.push(w)).patch(
-        {
-          apiVersion: 'machine.openshift.io/v1beta1',
-          kind: 'Machine',
-          metadata: { name, namespace: mapiNamespace, labels: { team: 'storage' } },
-        },
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        PatchStrategy.MergePatch,
+      await warned.patch(
+        { ...MAPI_MACHINES, namespace: mapiNamespace, name },
+        { type: 'merge', body: labelled },
       );
       expect(warnings.join('\n')).to.contain('mapi-capi-sync-warn-unsynchronized');
     });
+    warned.close();
     expect(warnings.join('\n')).to.contain(
       `Machine ${name} is not synchronized with its mirror (no Synchronized condition yet)`,
     );
@@ -568,8 +560,8 @@ describe('admission policies', function () {
     await createCapiCluster(capiNamespace);
     // someone else's policy: no CAPI MachineSet may be created in this namespace, by anyone
     const deny = uniqueName('deny-machinesets');
-    const client = KubernetesObjectApi.makeApiClient(adminConfig());
-    await client.create({
+    const client = adminObjects();
+    await client.create(VALIDATING_ADMISSION_POLICY, {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicy',
       metadata: { name: deny },
@@ -588,7 +580,7 @@ describe('admission policies', function () {
         validations: [{ expression: 'false', message: 'MachineSets are frozen here' }],
       },
     });
-    await client.create({
+    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
       metadata: { name: deny },
@@ -611,18 +603,17 @@ describe('admission policies', function () {
         onWrite: (w) => writes.push(`${w.verb} ${w.resource.plural}`),
       });
       const name = uniqueName('frozen');
-      const api = adminConfig().makeApiClient(CustomObjectsApi);
-      await api.createNamespacedCustomObject({
-        ...MAPI,
-        namespace: ctrl.mapiNamespace,
-        body: awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
-      });
+      const api = adminObjects();
+      await api.create(
+        { ...MAPI, namespace: ctrl.mapiNamespace },
+        awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
+      );
       const condition = await eventually(async () => {
-        const current = (await api.getNamespacedCustomObject({
+        const current = await api.get<MapiMachineSet>({
           ...MAPI,
           namespace: ctrl.mapiNamespace,
           name,
-        })) as MapiMachineSet;
+        });
         const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
         expect(synchronized?.status).to.equal('False');
         return synchronized!;
@@ -634,20 +625,12 @@ describe('admission policies', function () {
       await new Promise((r) => setTimeout(r, 5_000));
       expect(writes.slice(settled), 'no retry loop').to.deep.equal([]);
       const capi: unknown = await api
-        .getNamespacedCustomObject({ ...CAPI, namespace: capiNamespace, name })
+        .get({ ...CAPI, namespace: capiNamespace, name })
         .catch((err: { code?: number }) => err.code);
       expect(capi).to.equal(404);
     } finally {
-      await client.delete({
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'ValidatingAdmissionPolicyBinding',
-        metadata: { name: deny },
-      });
-      await client.delete({
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'ValidatingAdmissionPolicy',
-        metadata: { name: deny },
-      });
+      await client.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: deny });
+      await client.delete({ ...VALIDATING_ADMISSION_POLICY, name: deny });
     }
   });
 });

@@ -6,13 +6,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { loadAllYaml, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { expect } from 'chai';
+import { loadAll } from 'js-yaml';
 import type { KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import { runCheck } from '../../src/cli/check/command.js';
 import type { CheckDocument } from '../../src/cli/check/render.js';
 import {
-  adminConfig,
+  CLUSTER_ROLE,
+  CLUSTER_ROLE_BINDING,
+  ROLE,
+  ROLE_BINDING,
+} from '../../src/kube/builtin-resources.js';
+import {
+  adminObjects,
   controlPlane,
   createLimitedIdentity,
   testNamespace,
@@ -22,7 +28,6 @@ import {
   awsMachineSet,
   CAPI,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -54,35 +59,29 @@ async function check(argv: string[]): Promise<{ code: number; stdout: string; st
 
 /** Every object of these kinds in these namespaces, by kind/namespace/name → resourceVersion. */
 async function snapshot(namespaces: string[]): Promise<Record<string, string>> {
-  const api = customObjects();
+  const api = adminObjects();
   const versions: Record<string, string> = {};
   for (const resource of [MAPI, CAPI, AWS_TEMPLATES]) {
     for (const namespace of namespaces) {
-      const list = (await api.listNamespacedCustomObject({ ...resource, namespace })) as {
-        items: KubeObject[];
-      };
+      const list = await api.list<KubeObject>({ ...resource, namespace });
       for (const item of list.items) {
         versions[`${resource.plural}/${namespace}/${item.metadata.name}`] =
           item.metadata.resourceVersion ?? '';
       }
     }
   }
-  const infrastructure = (await api.getClusterCustomObject({
+  const infrastructure = await api.get<KubeObject>({
     group: 'config.openshift.io',
     version: 'v1',
     plural: 'infrastructures',
     name: 'cluster',
-  })) as KubeObject;
+  });
   versions['infrastructures/cluster'] = infrastructure.metadata.resourceVersion ?? '';
   return versions;
 }
 
 async function synchronizedOf(namespace: string, name: string) {
-  const mapi = (await customObjects().getNamespacedCustomObject({
-    ...MAPI,
-    namespace,
-    name,
-  })) as MapiMachineSet;
+  const mapi = await adminObjects().get<MapiMachineSet>({ ...MAPI, namespace, name });
   const condition = mapi.status?.conditions?.find((c) => c.type === 'Synchronized');
   return {
     condition,
@@ -95,15 +94,11 @@ async function synchronizedOf(namespace: string, name: string) {
 async function dryRunCreate(object: KubeObject): Promise<void> {
   const [group, version] = object.apiVersion.split('/') as [string, string];
   const plural = object.kind === 'MachineSet' ? 'machinesets' : `${object.kind.toLowerCase()}s`;
-  await customObjects().createNamespacedCustomObject({
-    group,
-    version,
-    plural,
-    namespace: object.metadata.namespace ?? '',
-    body: object,
-    dryRun: 'All',
-    fieldValidation: 'Strict',
-  });
+  await adminObjects().create(
+    { group, version, plural, namespace: object.metadata.namespace ?? '' },
+    object,
+    { dryRun: true, fieldValidation: 'Strict' },
+  );
 }
 
 describe('mapi-capi-sync check', function () {
@@ -154,7 +149,7 @@ describe('mapi-capi-sync check', function () {
     const yaml = await check([...kubeconfig, ...where, '-o', 'yaml']);
     expect(yaml.stderr).to.equal('');
     expect(yaml.code).to.equal(1);
-    const [report] = loadAllYaml(yaml.stdout) as CheckDocument[];
+    const [report] = loadAll(yaml.stdout) as CheckDocument[];
     expect(report?.readFrom).to.equal('cluster');
     expect(report?.summary).to.deep.equal({ machineSets: 2, canMirror: 1, canMigrate: 1 });
     const [badReport, goodReport] = report!.machineSets;
@@ -211,51 +206,55 @@ describe('mapi-capi-sync check', function () {
     const namespace = await testNamespace('check');
     await createMachineSet(namespace, awsMachineSet('good', namespace, { replicas: 0 }));
     const identity = await createLimitedIdentity(namespace, 'checker');
-    const rbac = adminConfig().makeApiClient(RbacAuthorizationV1Api);
+    const rbac = adminObjects();
     const subjects = [{ kind: 'ServiceAccount', name: 'checker', namespace }];
-    await rbac.createNamespacedRole({
-      namespace,
-      body: {
+    await rbac.create(
+      { ...ROLE, namespace },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
         metadata: { name: 'checker' },
         rules: [
           { apiGroups: ['machine.openshift.io'], resources: ['machinesets'], verbs: ['list'] },
         ],
       },
-    });
-    await rbac.createNamespacedRoleBinding({
-      namespace,
-      body: {
+    );
+    await rbac.create(
+      { ...ROLE_BINDING, namespace },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
         metadata: { name: 'checker' },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'checker' },
         subjects,
       },
-    });
+    );
     const clusterRole = namespace; // unique, and gone with the test
-    await rbac.createClusterRole({
-      body: {
-        metadata: { name: clusterRole },
-        rules: [
-          {
-            apiGroups: ['config.openshift.io'],
-            resources: ['infrastructures'],
-            resourceNames: ['cluster'],
-            verbs: ['get'],
-          },
-        ],
-      },
+    await rbac.create(CLUSTER_ROLE, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: clusterRole },
+      rules: [
+        {
+          apiGroups: ['config.openshift.io'],
+          resources: ['infrastructures'],
+          resourceNames: ['cluster'],
+          verbs: ['get'],
+        },
+      ],
     });
     const dir = await mkdtemp(join(tmpdir(), 'check-'));
     try {
-      await rbac.createClusterRoleBinding({
-        body: {
-          metadata: { name: clusterRole },
-          roleRef: {
-            apiGroup: 'rbac.authorization.k8s.io',
-            kind: 'ClusterRole',
-            name: clusterRole,
-          },
-          subjects,
+      await rbac.create(CLUSTER_ROLE_BINDING, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: clusterRole },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: clusterRole,
         },
+        subjects,
       });
       const kubeconfig = join(dir, 'kubeconfig');
       await writeFile(kubeconfig, identity.kubeConfig.exportConfig(), { mode: 0o600 });
@@ -274,7 +273,7 @@ describe('mapi-capi-sync check', function () {
       expect(result.code).to.equal(1);
 
       // Without the right to list, a clear one-line refusal and exit code 2.
-      await rbac.deleteNamespacedRoleBinding({ namespace, name: 'checker' });
+      await rbac.delete({ ...ROLE_BINDING, namespace, name: 'checker' });
       const refused = await eventually(async () => {
         const run = await check(args);
         expect(run.code).to.equal(2);
@@ -285,8 +284,8 @@ describe('mapi-capi-sync check', function () {
       );
       expect(refused.stderr.trimEnd().split('\n')).to.have.length(1);
     } finally {
-      await rbac.deleteClusterRoleBinding({ name: clusterRole }).catch(() => undefined);
-      await rbac.deleteClusterRole({ name: clusterRole }).catch(() => undefined);
+      await rbac.delete({ ...CLUSTER_ROLE_BINDING, name: clusterRole }).catch(() => undefined);
+      await rbac.delete({ ...CLUSTER_ROLE, name: clusterRole }).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -19,7 +19,6 @@ import {
   awsMachineSet,
   CAPI,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -28,24 +27,13 @@ import {
 } from '../support/controller.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
 import { WriteLog, writesQuiet } from '../support/writes.js';
+import { adminObjects } from '../support/cluster.js';
 
 const COUNT = Number(process.env.CHURN_MACHINESETS ?? 200);
-const api = customObjects;
+const api = adminObjects;
 
 async function list<T extends KubeObject>(resource: typeof MAPI, namespace: string): Promise<T[]> {
-  const items: T[] = [];
-  let next: string | undefined;
-  do {
-    const page = (await api().listNamespacedCustomObject({
-      ...resource,
-      namespace,
-      limit: 500,
-      ...(next ? { _continue: next } : {}),
-    })) as { items: T[]; metadata?: { _continue?: string } };
-    items.push(...page.items);
-    next = page.metadata?._continue;
-  } while (next);
-  return items;
+  return (await api().list<T>({ ...resource, namespace })).items;
 }
 
 /**
@@ -153,18 +141,19 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
 
     // 3. rotated: a providerSpec change on every MachineSet
     await forAll((name) =>
-      api().patchNamespacedCustomObject({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        name,
-        body: [
-          {
-            op: 'replace',
-            path: '/spec/template/spec/providerSpec/value/instanceType',
-            value: 'm6i.2xlarge',
-          },
-        ],
-      }),
+      api().patch(
+        { ...MAPI, namespace: c.mapiNamespace, name },
+        {
+          type: 'json',
+          operations: [
+            {
+              op: 'replace',
+              path: '/spec/template/spec/providerSpec/value/instanceType',
+              value: 'm6i.2xlarge',
+            },
+          ],
+        },
+      ),
     );
     await waitAll(async () => {
       const mapis = await list<MapiMachineSet>(MAPI, c.mapiNamespace);
@@ -188,9 +177,7 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
     }
 
     // 4. deleted: every MAPI MachineSet
-    await forAll((name) =>
-      api().deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name }),
-    );
+    await forAll((name) => api().delete({ ...MAPI, namespace: c.mapiNamespace, name }));
     await waitAll(async () => {
       expect(await list(MAPI, c.mapiNamespace), 'MAPI MachineSets left').to.have.length(0);
       expect(await list(CAPI, c.capiNamespace), 'mirrors left').to.have.length(0);

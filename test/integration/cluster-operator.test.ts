@@ -5,12 +5,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { KubernetesObjectApi, type V1PolicyRule } from '@kubernetes/client-node';
+import type { V1PolicyRule } from '@kubernetes/client-node';
 import type { OperatorCondition } from '../../src/status/operator-status.js';
 import { programVersion } from '../../src/version.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import {
-  adminConfig,
+  adminObjects,
   controlPlane,
   createLimitedIdentity,
   testNamespace,
@@ -19,7 +19,6 @@ import {
 import {
   awsMachineSet,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -54,10 +53,7 @@ interface ClusterOperator {
 
 async function getClusterOperator(name: string): Promise<ClusterOperator | undefined> {
   try {
-    return (await customObjects().getClusterCustomObject({
-      ...CLUSTER_OPERATORS,
-      name,
-    })) as ClusterOperator;
+    return await adminObjects().get<ClusterOperator>({ ...CLUSTER_OPERATORS, name });
   } catch (err) {
     if ((err as { code?: number }).code === 404) return undefined;
     throw err;
@@ -65,8 +61,8 @@ async function getClusterOperator(name: string): Promise<ClusterOperator | undef
 }
 
 async function deleteClusterOperator(name: string): Promise<void> {
-  await customObjects()
-    .deleteClusterCustomObject({ ...CLUSTER_OPERATORS, name })
+  await adminObjects()
+    .delete({ ...CLUSTER_OPERATORS, name })
     .catch((err: { code?: number }) => {
       if (err.code !== 404) throw err;
     });
@@ -168,18 +164,19 @@ describe('the ClusterOperator', function () {
     expect(conditionOf(degraded, 'Degraded')?.message).to.include(
       'bad (FailedToConvertMAPIMachineSetToCAPI)',
     );
-    await customObjects().patchNamespacedCustomObject({
-      ...MAPI,
-      namespace: ns.mapiNamespace,
-      name: 'bad',
-      body: [
-        {
-          op: 'replace',
-          path: '/spec/template/spec/providerSpec/value/instanceType',
-          value: 'm6i.large',
-        },
-      ],
-    });
+    await adminObjects().patch(
+      { ...MAPI, namespace: ns.mapiNamespace, name: 'bad' },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'replace',
+            path: '/spec/template/spec/providerSpec/value/instanceType',
+            value: 'm6i.large',
+          },
+        ],
+      },
+    );
     await waitConditions(name, {
       Degraded: { status: 'False', reason: 'AsExpected' },
       Progressing: { status: 'False' },
@@ -188,7 +185,7 @@ describe('the ClusterOperator', function () {
 
   it('says Degraded InfrastructureMissing when there is no Infrastructure', async () => {
     const ns = await namespaces();
-    await customObjects().deleteClusterCustomObject({ ...INFRASTRUCTURES, name: 'cluster' });
+    await adminObjects().delete({ ...INFRASTRUCTURES, name: 'cluster' });
     const name = clusterOperator();
     startFor(ns, name);
     const co = await waitConditions(name, {
@@ -209,7 +206,7 @@ describe('the ClusterOperator', function () {
     const identity = await createLimitedIdentity(ns.capiNamespace, SERVICE_ACCOUNT);
     const kubeconfig = join(controlPlane().dir, `${uniqueName('kubeconfig-co')}.json`);
     await writeFile(kubeconfig, identity.kubeConfig.exportConfig(), { mode: 0o600 });
-    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    const client = adminObjects();
     const roles = manifests.filter((o) => /^(Cluster)?Role(Binding)?$/.test(o.kind));
     const capiRole = roles.find(
       (o) =>
@@ -228,7 +225,7 @@ describe('the ClusterOperator', function () {
     const clusterScoped: ManifestObject[] = [];
     try {
       for (const object of roles) {
-        await client.create(object);
+        await client.create(await client.locate(object), object);
         if (!object.metadata.namespace) clusterScoped.push(object);
       }
       // The ClusterRole grants the ClusterOperator by its name in the manifests.
@@ -244,10 +241,15 @@ describe('the ClusterOperator', function () {
       );
 
       capiRole.rules = granted;
-      await client.replace(capiRole);
+      await client.replace(await client.locate(capiRole), capiRole);
       await waitConditions('mapi-capi-sync', { Degraded: { status: 'False' } });
     } finally {
-      for (const object of clusterScoped) await client.delete(object).catch(() => undefined);
+      for (const object of clusterScoped) {
+        await client
+          .locate(object)
+          .then((at) => client.delete(at))
+          .catch(() => undefined);
+      }
     }
   });
 

@@ -3,11 +3,10 @@
 // API, CAPA's webhooks, machine-api-operator): every assertion here fails against
 // a fake.
 import { expect } from 'chai';
-import { CustomObjectsApi, Watch } from '@kubernetes/client-node';
 import { isAlive } from '../../hack/control-plane.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import {
-  adminConfig,
+  adminObjects,
   controlPlane,
   createLimitedIdentity,
   testNamespace,
@@ -16,6 +15,7 @@ import {
 import { DEFAULT_INFRASTRUCTURE, setInfrastructure, unadmitted } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { gcpFixture } from '../support/fixtures/gcp.js';
+import { objectsFor } from '../support/kube-client.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
@@ -104,16 +104,15 @@ function statusCode(err: unknown): number | undefined {
 describe('the test environment', () => {
   it('enforces the MAPI authoritativeAPI status transition rule (MachineAPI → ClusterAPI only through Migrating)', async () => {
     const namespace = await testNamespace('env');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const name = uniqueName('ms');
-    await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+    await api.create({ ...MAPI, namespace }, mapiMachineSet(name));
     const setStatus = (authoritativeAPI: string) =>
-      api.patchNamespacedCustomObjectStatus({
-        ...MAPI,
-        namespace,
-        name,
-        body: [{ op: 'add', path: '/status', value: { authoritativeAPI } }],
-      });
+      api.patch(
+        { ...MAPI, namespace, name },
+        { type: 'json', operations: [{ op: 'add', path: '/status', value: { authoritativeAPI } }] },
+        { subresource: 'status' },
+      );
 
     await setStatus('MachineAPI');
     const rejection: unknown = await setStatus('ClusterAPI').then(
@@ -127,17 +126,17 @@ describe('the test environment', () => {
 
     await setStatus('Migrating');
     await setStatus('ClusterAPI');
-    const current = (await api.getNamespacedCustomObject({ ...MAPI, namespace, name })) as {
+    const current = await api.get<{
       status: { authoritativeAPI: string };
-    };
+    }>({ ...MAPI, namespace, name });
     expect(current.status.authoritativeAPI).to.equal('ClusterAPI');
   });
 
   it('rejects a CAPI v1beta2 MachineSet without spec.clusterName and accepts one with it', async () => {
     const namespace = await testNamespace('env');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const rejection: unknown = await api
-      .createNamespacedCustomObject({ ...CAPI, namespace, body: capiMachineSet(uniqueName('ms')) })
+      .create({ ...CAPI, namespace }, capiMachineSet(uniqueName('ms')))
       .then(
         () => new Error('expected the API server to reject a MachineSet without clusterName'),
         (err: unknown) => err,
@@ -145,28 +144,25 @@ describe('the test environment', () => {
     expect(statusCode(rejection)).to.equal(422);
     expect(String((rejection as { body?: unknown }).body)).to.contain('spec.clusterName');
 
-    const created = (await api.createNamespacedCustomObject({
-      ...CAPI,
-      namespace,
-      body: capiMachineSet(uniqueName('ms'), 'cluster-1'),
-    })) as { metadata: { uid: string } };
+    const created = await api.create<{ metadata: { uid: string } }>(
+      { ...CAPI, namespace },
+      capiMachineSet(uniqueName('ms'), 'cluster-1'),
+    );
     expect(created.metadata.uid).to.match(/^[0-9a-f-]{36}$/);
   });
 
   it('garbage-collects an object whose owner was deleted', async function () {
     this.timeout(120_000);
     const namespace = await testNamespace('env');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
-    const owner = (await api.createNamespacedCustomObject({
-      ...CAPI,
-      namespace,
-      body: capiMachineSet(uniqueName('owner'), 'cluster-1'),
-    })) as { metadata: { name: string; uid: string } };
+    const api = adminObjects();
+    const owner = await api.create<{ metadata: { name: string; uid: string } }>(
+      { ...CAPI, namespace },
+      capiMachineSet(uniqueName('owner'), 'cluster-1'),
+    );
     const templateName = uniqueName('template');
-    await api.createNamespacedCustomObject({
-      ...AWS_TEMPLATES,
-      namespace,
-      body: {
+    await api.create(
+      { ...AWS_TEMPLATES, namespace },
+      {
         apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
         kind: 'AWSMachineTemplate',
         metadata: {
@@ -182,39 +178,33 @@ describe('the test environment', () => {
         },
         spec: { template: { spec: { instanceType: 'm6i.xlarge' } } },
       },
-    });
+    );
 
-    await api.deleteNamespacedCustomObject({ ...CAPI, namespace, name: owner.metadata.name });
+    await api.delete({ ...CAPI, namespace, name: owner.metadata.name });
     await eventually(
       async () => {
-        const gone = await api
-          .getNamespacedCustomObject({ ...AWS_TEMPLATES, namespace, name: templateName })
-          .then(
-            () => false,
-            (err: unknown) => statusCode(err) === 404,
-          );
+        const gone = await api.get({ ...AWS_TEMPLATES, namespace, name: templateName }).then(
+          () => false,
+          (err: unknown) => statusCode(err) === 404,
+        );
         expect(gone, 'template still present').to.equal(true);
       },
       { timeoutMs: 90_000 },
     );
   });
 
-  it('delivers ADDED and MODIFIED events to a list+watch through @kubernetes/client-node', async () => {
+  it('delivers ADDED and MODIFIED events to a list+watch through the object client', async () => {
     const namespace = await testNamespace('env');
-    const kc = adminConfig();
-    const api = kc.makeApiClient(CustomObjectsApi);
-    const list = (await api.listNamespacedCustomObject({ ...MAPI, namespace })) as {
-      metadata: { resourceVersion: string };
-      items: unknown[];
-    };
+    const api = adminObjects();
+    const list = await api.list({ ...MAPI, namespace });
     expect(list.items).to.have.length(0);
 
     // machine-api-operator also writes to the MachineSet (its status, the Paused condition):
     // the events are told apart by spec.replicas
     const seen: string[] = [];
     const name = uniqueName('ms');
-    const controller = await new Watch(kc).watch(
-      `/apis/${MAPI.group}/${MAPI.version}/namespaces/${namespace}/${MAPI.plural}`,
+    const controller = await api.watch(
+      { ...MAPI, namespace },
       { resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: true },
       (phase, obj: { metadata?: { name?: string }; spec?: { replicas?: number } }) => {
         if (obj.metadata?.name === name) seen.push(`${phase} ${obj.spec?.replicas}`);
@@ -222,13 +212,11 @@ describe('the test environment', () => {
       () => undefined,
     );
     try {
-      await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
-      await api.patchNamespacedCustomObject({
-        ...MAPI,
-        namespace,
-        name,
-        body: [{ op: 'replace', path: '/spec/replicas', value: 3 }],
-      });
+      await api.create({ ...MAPI, namespace }, mapiMachineSet(name));
+      await api.patch(
+        { ...MAPI, namespace, name },
+        { type: 'json', operations: [{ op: 'replace', path: '/spec/replicas', value: 3 }] },
+      );
       // ADDED, then every change in order: none lost, none out of order
       await eventually(() =>
         expect(seen.join(',')).to.match(/^ADDED 1(,MODIFIED 1)*(,MODIFIED 3)+$/),
@@ -241,8 +229,8 @@ describe('the test environment', () => {
   it('issues a non-admin identity that RBAC denies until it is granted', async () => {
     const namespace = await testNamespace('env');
     const { kubeConfig } = await createLimitedIdentity(namespace, 'limited');
-    const api = kubeConfig.makeApiClient(CustomObjectsApi);
-    const denied: unknown = await api.listNamespacedCustomObject({ ...MAPI, namespace }).then(
+    const api = objectsFor(kubeConfig);
+    const denied: unknown = await api.list({ ...MAPI, namespace }).then(
       () => new Error('expected RBAC to deny the non-admin identity'),
       (err: unknown) => err,
     );
@@ -304,22 +292,21 @@ describe('the neighbouring controllers and webhooks', () => {
     this.timeout(90_000);
     const namespace = await testNamespace('env');
     const cluster = await createCapiCluster(namespace);
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const name = uniqueName('ms');
     const body = capiMachineSet(name, cluster.name) as { metadata: object; spec: object };
-    await api.createNamespacedCustomObject({
-      ...CAPI,
-      namespace,
-      body: {
+    await api.create(
+      { ...CAPI, namespace },
+      {
         ...body,
         metadata: { name, annotations: { 'cluster.x-k8s.io/paused': '' } },
         spec: { ...body.spec, replicas: 2 },
       },
-    });
+    );
 
     const paused = await eventually(
       async () => {
-        const ms = (await api.getNamespacedCustomObject({ ...CAPI, namespace, name })) as Observed;
+        const ms = await api.get<Observed>({ ...CAPI, namespace, name });
         expect(ms.metadata.finalizers).to.include('cluster.x-k8s.io/machineset');
         expect(condition(ms, 'Paused')).to.include({ status: 'True' });
         return ms;
@@ -332,37 +319,37 @@ describe('the neighbouring controllers and webhooks', () => {
       .map((f) => f.manager);
     expect(statusWriters).to.deep.equal(['cluster-api']);
     // paused: two replicas wanted, no Machine created
-    const machines = (await api.listNamespacedCustomObject({
+    const machines = await api.list<unknown>({
       group: 'cluster.x-k8s.io',
       version: 'v1beta2',
       plural: 'machines',
       namespace,
-    })) as { items: unknown[] };
+    });
     expect(machines.items).to.have.length(0);
   });
 
   it('the Cluster API MachineSet webhook defaults the cluster-name label and replicas, and refuses a new spec.clusterName', async () => {
     const namespace = await testNamespace('env');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const name = uniqueName('ms');
-    const created = (await api.createNamespacedCustomObject({
-      ...CAPI,
-      namespace,
-      body: capiMachineSet(name, 'cluster-1'),
-    })) as Observed;
+    const created = await api.create<Observed>(
+      { ...CAPI, namespace },
+      capiMachineSet(name, 'cluster-1'),
+    );
     expect(created.metadata.labels).to.include({ 'cluster.x-k8s.io/cluster-name': 'cluster-1' });
     expect(created.spec.replicas).to.equal(1);
 
     const refused = await refusal(
-      api.patchNamespacedCustomObject({
-        ...CAPI,
-        namespace,
-        name,
-        body: [
-          { op: 'replace', path: '/spec/clusterName', value: 'cluster-2' },
-          { op: 'replace', path: '/spec/template/spec/clusterName', value: 'cluster-2' },
-        ],
-      }),
+      api.patch(
+        { ...CAPI, namespace, name },
+        {
+          type: 'json',
+          operations: [
+            { op: 'replace', path: '/spec/clusterName', value: 'cluster-2' },
+            { op: 'replace', path: '/spec/template/spec/clusterName', value: 'cluster-2' },
+          ],
+        },
+      ),
       'a change of spec.clusterName',
     );
     expect(refused.code).to.equal(422);
@@ -371,37 +358,40 @@ describe('the neighbouring controllers and webhooks', () => {
 
   it('the CAPA AWSMachineTemplate webhook refuses a spec update', async () => {
     const namespace = await testNamespace('env');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const name = uniqueName('template');
-    await api.createNamespacedCustomObject({
-      ...AWS_TEMPLATES,
-      namespace,
-      body: {
+    await api.create(
+      { ...AWS_TEMPLATES, namespace },
+      {
         apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
         kind: 'AWSMachineTemplate',
         metadata: { name },
         spec: { template: { spec: { instanceType: 'm6i.xlarge' } } },
       },
-    });
+    );
     const refused = await refusal(
-      api.patchNamespacedCustomObject({
-        ...AWS_TEMPLATES,
-        namespace,
-        name,
-        body: [{ op: 'replace', path: '/spec/template/spec/instanceType', value: 'm6i.2xlarge' }],
-      }),
+      api.patch(
+        { ...AWS_TEMPLATES, namespace, name },
+        {
+          type: 'json',
+          operations: [
+            { op: 'replace', path: '/spec/template/spec/instanceType', value: 'm6i.2xlarge' },
+          ],
+        },
+      ),
       'an AWSMachineTemplate spec update',
     );
     expect(refused.code).to.equal(422);
     expect(refused.body).to.contain('AWSMachineTemplate.Spec is immutable');
 
     // metadata stays writable
-    await api.patchNamespacedCustomObject({
-      ...AWS_TEMPLATES,
-      namespace,
-      name,
-      body: [{ op: 'add', path: '/metadata/labels', value: { touched: 'yes' } }],
-    });
+    await api.patch(
+      { ...AWS_TEMPLATES, namespace, name },
+      {
+        type: 'json',
+        operations: [{ op: 'add', path: '/metadata/labels', value: { touched: 'yes' } }],
+      },
+    );
   });
 
   for (const { kind, plural, version, spec, change, refusal: message } of [
@@ -410,7 +400,7 @@ describe('the neighbouring controllers and webhooks', () => {
       plural: 'openstackmachinetemplates',
       version: 'v1beta1',
       spec: { flavor: 'm1.large', image: { filter: { name: 'rhcos' } } },
-      change: { op: 'replace', path: '/spec/template/spec/flavor', value: 'm1.xlarge' },
+      change: { op: 'replace' as const, path: '/spec/template/spec/flavor', value: 'm1.xlarge' },
       refusal: 'OpenStackMachineTemplate spec.template.spec field is immutable',
     },
     {
@@ -418,27 +408,30 @@ describe('the neighbouring controllers and webhooks', () => {
       plural: 'gcpmachinetemplates',
       version: 'v1beta1',
       spec: { instanceType: 'n2-standard-4' },
-      change: { op: 'replace', path: '/spec/template/spec/instanceType', value: 'n2-standard-8' },
+      change: {
+        op: 'replace' as const,
+        path: '/spec/template/spec/instanceType',
+        value: 'n2-standard-8',
+      },
       refusal: 'spec: Forbidden: cannot be modified',
     },
   ]) {
     it(`the ${kind} webhook refuses a spec update`, async () => {
       const namespace = await testNamespace('env');
-      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      const api = adminObjects();
       const resource = { group: 'infrastructure.cluster.x-k8s.io', version, plural };
       const name = uniqueName('template');
-      await api.createNamespacedCustomObject({
-        ...resource,
-        namespace,
-        body: {
+      await api.create(
+        { ...resource, namespace },
+        {
           apiVersion: `infrastructure.cluster.x-k8s.io/${version}`,
           kind,
           metadata: { name },
           spec: { template: { spec } },
         },
-      });
+      );
       const refused = await refusal(
-        api.patchNamespacedCustomObject({ ...resource, namespace, name, body: [change] }),
+        api.patch({ ...resource, namespace, name }, { type: 'json', operations: [change] }),
         `a ${kind} spec update`,
       );
       expect(refused.code).to.equal(422);
@@ -449,16 +442,14 @@ describe('the neighbouring controllers and webhooks', () => {
   it('machine-api-operator copies spec.authoritativeAPI into status and sets MAPI Paused from status.authoritativeAPI', async function () {
     this.timeout(90_000);
     const namespace = await testNamespace('env');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const name = uniqueName('ms');
     const body = mapiMachineSet(name);
-    await api.createNamespacedCustomObject({
-      ...MAPI,
-      namespace,
-      body: { ...body, spec: { ...body.spec, replicas: 0, authoritativeAPI: 'ClusterAPI' } },
-    });
-    const get = async () =>
-      (await api.getNamespacedCustomObject({ ...MAPI, namespace, name })) as Observed;
+    await api.create(
+      { ...MAPI, namespace },
+      { ...body, spec: { ...body.spec, replicas: 0, authoritativeAPI: 'ClusterAPI' } },
+    );
+    const get = async () => await api.get<Observed>({ ...MAPI, namespace, name });
     const pausedBecause = async (authoritativeAPI: string, status: string, reason: string) =>
       eventually(
         async () => {
@@ -472,12 +463,16 @@ describe('the neighbouring controllers and webhooks', () => {
         { timeoutMs: 30_000 },
       );
     const setAuthority = (authoritativeAPI: string) =>
-      api.patchNamespacedCustomObjectStatus({
-        ...MAPI,
-        namespace,
-        name,
-        body: [{ op: 'replace', path: '/status/authoritativeAPI', value: authoritativeAPI }],
-      });
+      api.patch(
+        { ...MAPI, namespace, name },
+        {
+          type: 'json',
+          operations: [
+            { op: 'replace', path: '/status/authoritativeAPI', value: authoritativeAPI },
+          ],
+        },
+        { subresource: 'status' },
+      );
 
     // empty status: spec copied into it, then paused
     await pausedBecause('ClusterAPI', 'True', 'AuthoritativeAPINotMachineAPI');
@@ -492,12 +487,11 @@ describe('the neighbouring controllers and webhooks', () => {
 
     it('default a MachineSet a person creates, and refuse one without an AMI id with their own message', async () => {
       const namespace = await testNamespace('env');
-      const api = adminConfig().makeApiClient(CustomObjectsApi);
-      const created = (await api.createNamespacedCustomObject({
-        ...MAPI,
-        namespace,
-        body: mapiMachineSet(uniqueName('ms')),
-      })) as object;
+      const api = adminObjects();
+      const created = await api.create<object>(
+        { ...MAPI, namespace },
+        mapiMachineSet(uniqueName('ms')),
+      );
       const defaulted = providerSpecOf(created);
       expect(defaulted.ami).to.deep.equal({ id: AMI });
       expect(defaulted.userDataSecret).to.deep.equal({ name: 'worker-user-data' });
@@ -508,11 +502,7 @@ describe('the neighbouring controllers and webhooks', () => {
 
       const arn = { arn: `arn:aws:ec2:us-east-1::image/${AMI}` };
       const refused = await refusal(
-        api.createNamespacedCustomObject({
-          ...MAPI,
-          namespace,
-          body: mapiMachineSet(uniqueName('ms'), { ami: arn }),
-        }),
+        api.create({ ...MAPI, namespace }, mapiMachineSet(uniqueName('ms'), { ami: arn })),
         'a MachineSet whose AMI has no id',
       );
       expect(refused.code).to.equal(403);
@@ -521,11 +511,10 @@ describe('the neighbouring controllers and webhooks', () => {
       expect(refused.body).to.contain('expected providerSpec.ami.id to be populated');
 
       // One the webhooks never saw is stored as given: neither defaulted nor refused.
-      const unseen = (await api.createNamespacedCustomObject({
-        ...MAPI,
-        namespace,
-        body: unadmitted(mapiMachineSet(uniqueName('ms'), { ami: arn })),
-      })) as object;
+      const unseen = await api.create<object>(
+        { ...MAPI, namespace },
+        unadmitted(mapiMachineSet(uniqueName('ms'), { ami: arn })),
+      );
       expect(providerSpecOf(unseen)).to.deep.equal({
         apiVersion: 'machine.openshift.io/v1beta1',
         kind: 'AWSMachineProviderConfig',
@@ -535,7 +524,7 @@ describe('the neighbouring controllers and webhooks', () => {
 
     it('label a Machine with the cluster and default its providerSpec, and refuse an invalid one', async () => {
       const namespace = await testNamespace('env');
-      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      const api = adminObjects();
       const machine = (name: string, providerSpec: object) => {
         const template = mapiMachineSet(name, providerSpec).spec.template!;
         return {
@@ -545,11 +534,10 @@ describe('the neighbouring controllers and webhooks', () => {
           spec: template.spec,
         };
       };
-      const created = (await api.createNamespacedCustomObject({
-        ...MACHINES,
-        namespace,
-        body: machine(uniqueName('machine'), { ami: { id: AMI } }),
-      })) as { metadata: { labels?: Record<string, string> } };
+      const created = await api.create<{ metadata: { labels?: Record<string, string> } }>(
+        { ...MACHINES, namespace },
+        machine(uniqueName('machine'), { ami: { id: AMI } }),
+      );
       expect(created.metadata.labels).to.include({
         'machine.openshift.io/cluster-api-cluster': DEFAULT_INFRASTRUCTURE.infrastructureName,
       });
@@ -559,11 +547,10 @@ describe('the neighbouring controllers and webhooks', () => {
       );
 
       const refused = await refusal(
-        api.createNamespacedCustomObject({
-          ...MACHINES,
-          namespace,
-          body: machine(uniqueName('machine'), { ami: { id: AMI }, placement: { tenancy: 'bad' } }),
-        }),
+        api.create(
+          { ...MACHINES, namespace },
+          machine(uniqueName('machine'), { ami: { id: AMI }, placement: { tenancy: 'bad' } }),
+        ),
         'a Machine with an unknown tenancy',
       );
       expect(refused.code).to.equal(403);
@@ -573,25 +560,20 @@ describe('the neighbouring controllers and webhooks', () => {
 
     it('follow the Infrastructure: a switch of platform changes the defaults at once', async () => {
       const namespace = await testNamespace('env');
-      const api = adminConfig().makeApiClient(CustomObjectsApi);
+      const api = adminObjects();
       await setInfrastructure(gcpFixture.infrastructure);
       const body = gcpFixture.machineSet(uniqueName('ms'), namespace);
       delete providerSpecOf(body).credentialsSecret;
-      const created = (await api.createNamespacedCustomObject({
-        ...MAPI,
-        namespace,
-        body,
-      })) as object;
+      const created = await api.create<object>({ ...MAPI, namespace }, body);
       expect(providerSpecOf(created).credentialsSecret).to.deep.equal({
         name: 'gcp-cloud-credentials',
       });
 
       await setInfrastructure(DEFAULT_INFRASTRUCTURE);
-      const aws = (await api.createNamespacedCustomObject({
-        ...MAPI,
-        namespace,
-        body: mapiMachineSet(uniqueName('ms')),
-      })) as object;
+      const aws = await api.create<object>(
+        { ...MAPI, namespace },
+        mapiMachineSet(uniqueName('ms')),
+      );
       expect(providerSpecOf(aws).credentialsSecret).to.deep.equal({
         name: 'aws-cloud-credentials',
       });

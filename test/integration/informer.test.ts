@@ -1,6 +1,5 @@
 // The informer against a real API server: list, watch, bookmarks and server-closed streams.
 import { expect } from 'chai';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
 import {
   Informer,
@@ -13,7 +12,7 @@ import {
   type WatchOptions,
 } from '../../src/kube/informer.js';
 import { silentLogger } from '../../src/logging.js';
-import { adminConfig, testNamespace, uniqueName } from '../support/cluster.js';
+import { adminConfig, adminObjects, testNamespace, uniqueName } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { FaultProxy } from '../support/fault-proxy.js';
 import { clientFor } from '../support/kube-client.js';
@@ -97,9 +96,9 @@ describe('informer against the API server', () => {
 
   it('lists, then sees adds, updates and deletes, all without managedFields', async () => {
     const namespace = await testNamespace('informer');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const existing = uniqueName('ms');
-    await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(existing) });
+    await api.create({ ...MAPI, namespace }, mapiMachineSet(existing));
 
     const started = createInformer<MapiMachineSet>(
       clientFor(adminConfig()),
@@ -123,28 +122,22 @@ describe('informer against the API server', () => {
     );
 
     const name = uniqueName('ms');
-    await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+    await api.create({ ...MAPI, namespace }, mapiMachineSet(name));
     await eventually(() => expect(started.get(namespace, name)?.spec.replicas).to.equal(1));
 
-    await api.patchNamespacedCustomObject({
-      ...MAPI,
-      namespace,
-      name,
-      body: [{ op: 'replace', path: '/spec/replicas', value: 3 }],
-    });
+    await api.patch(
+      { ...MAPI, namespace, name },
+      { type: 'json', operations: [{ op: 'replace', path: '/spec/replicas', value: 3 }] },
+    );
     await eventually(() => expect(started.get(`${namespace}/${name}`)?.spec.replicas).to.equal(3));
 
-    await api.deleteNamespacedCustomObject({ ...MAPI, namespace, name });
+    await api.delete({ ...MAPI, namespace, name });
     await eventually(() => expect(started.get(namespace, name)).to.equal(undefined));
 
     expect(withoutUpdates()).to.deep.equal([`add ${existing}`, `add ${name}`, `delete ${name}`]);
     expect(events).to.include(`update ${name}`);
     // The server does record managedFields; the informer's copies must not carry them.
-    const onServer = (await api.getNamespacedCustomObject({
-      ...MAPI,
-      namespace,
-      name: existing,
-    })) as MapiMachineSet;
+    const onServer = await api.get<MapiMachineSet>({ ...MAPI, namespace, name: existing });
     expect(onServer.metadata.managedFields?.length).to.be.greaterThan(0);
     expect(withManagedFields).to.deep.equal([]);
     expect(started.get(namespace, existing)?.metadata).to.not.have.property('managedFields');
@@ -154,7 +147,7 @@ describe('informer against the API server', () => {
     this.timeout(90_000);
     const namespace = await testNamespace('informer');
     const elsewhere = await testNamespace('informer-other');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const transport = new RecordingListWatcher(
       new KubeListWatcher(clientFor(adminConfig()), { ...MAPI, namespace }),
     );
@@ -170,20 +163,17 @@ describe('informer against the API server', () => {
     // Bookmarks only carry news when the resource changes somewhere: keep a MachineSet in
     // another namespace changing, which this namespace's watch must not deliver as events.
     const busy = uniqueName('busy');
-    await api.createNamespacedCustomObject({
-      ...MAPI,
-      namespace: elsewhere,
-      body: mapiMachineSet(busy),
-    });
+    await api.create({ ...MAPI, namespace: elsewhere }, mapiMachineSet(busy));
     let replicas = 1;
     await eventually(
       async () => {
-        await api.patchNamespacedCustomObject({
-          ...MAPI,
-          namespace: elsewhere,
-          name: busy,
-          body: [{ op: 'replace', path: '/spec/replicas', value: ++replicas }],
-        });
+        await api.patch(
+          { ...MAPI, namespace: elsewhere, name: busy },
+          {
+            type: 'json',
+            operations: [{ op: 'replace', path: '/spec/replicas', value: ++replicas }],
+          },
+        );
         expect(transport.closes.length).to.be.at.least(3);
         expect(
           transport.watches.slice(1).some((w) => transport.bookmarks.includes(w.resourceVersion)),
@@ -200,7 +190,7 @@ describe('informer against the API server', () => {
     expect(started.list(), 'other namespaces are not cached').to.deep.equal([]);
 
     const name = uniqueName('ms');
-    await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+    await api.create({ ...MAPI, namespace }, mapiMachineSet(name));
     await eventually(() => expect(started.get(namespace, name)?.metadata.name).to.equal(name));
     expect(started.get(namespace, name)?.metadata).to.not.have.property('managedFields');
     expect(transport.lists, 'resumed by watching, never relisted').to.equal(1);
@@ -208,10 +198,10 @@ describe('informer against the API server', () => {
 
   it('lists in pages, one request per page on one connection, into one snapshot', async () => {
     const namespace = await testNamespace('informer');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const names = Array.from({ length: 5 }, () => uniqueName('ms'));
     for (const name of names) {
-      await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+      await api.create({ ...MAPI, namespace }, mapiMachineSet(name));
     }
     const through = await FaultProxy.inFrontOf(adminConfig());
     proxy = through.proxy;
@@ -241,7 +231,7 @@ describe('informer against the API server', () => {
   it('tears down a watch whose connection hangs, without leaking it, and catches up once the network is back', async function () {
     this.timeout(90_000);
     const namespace = await testNamespace('informer');
-    const api = adminConfig().makeApiClient(CustomObjectsApi);
+    const api = adminObjects();
     const through = await FaultProxy.inFrontOf(adminConfig());
     proxy = through.proxy;
     const transport = new RecordingListWatcher(
@@ -261,7 +251,7 @@ describe('informer against the API server', () => {
     proxy.hang();
     const watchesBefore = transport.watches.length;
     const name = uniqueName('ms');
-    await api.createNamespacedCustomObject({ ...MAPI, namespace, body: mapiMachineSet(name) });
+    await api.create({ ...MAPI, namespace }, mapiMachineSet(name));
     // The hung watch is given up and another started (which hangs too), and again.
     await eventually(() => expect(transport.watches.length).to.be.at.least(watchesBefore + 2), {
       timeoutMs: 20_000,

@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createCapiCluster } from '../support/capi-cluster.js';
-import { controlPlane } from '../support/cluster.js';
+import { adminObjects, controlPlane } from '../support/cluster.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -42,7 +41,7 @@ import {
   type Resource,
   type SampledObject,
 } from '../support/object-samples.js';
-import type { MapiMachineSet } from '../../src/api/types.js';
+import type { JsonPatchOperation, MapiMachineSet } from '../../src/api/types.js';
 
 const WAIT = { timeoutMs: 60_000 };
 const NAME = 'workers';
@@ -180,13 +179,11 @@ async function createUnconvertible(c: TestController, name: string): Promise<Map
   }, WAIT);
 }
 
-async function patchMapi(c: TestController, body: object[]): Promise<MapiMachineSet> {
-  return (await customObjects().patchNamespacedCustomObject({
-    ...MAPI,
-    namespace: c.mapiNamespace,
-    name: NAME,
-    body,
-  })) as MapiMachineSet;
+async function patchMapi(c: TestController, body: JsonPatchOperation[]): Promise<MapiMachineSet> {
+  return await adminObjects().patch<MapiMachineSet>(
+    { ...MAPI, namespace: c.mapiNamespace, name: NAME },
+    { type: 'json', operations: body },
+  );
 }
 
 describe('what kstatus reads for the objects we write', function () {

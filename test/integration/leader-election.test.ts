@@ -1,13 +1,13 @@
 // Leader election against the real API server, with the leader behind a proxy that can make its
 // connection hang while the standby's stays fine.
 import { expect } from 'chai';
-import { CoordinationV1Api } from '@kubernetes/client-node';
 import { LeaderElector } from '../../src/kube/leader-election.js';
 import { silentLogger } from '../../src/logging.js';
 import { adminConfig, testNamespace } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { FaultProxy } from '../support/fault-proxy.js';
 import { clientFor } from '../support/kube-client.js';
+import { readLease } from '../support/leases.js';
 
 const TIMINGS = { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 1_000 };
 
@@ -55,11 +55,8 @@ describe('leader election against the API server', function () {
       await eventually(() => expect(leader.startedAt).to.be.a('number'));
       const standby = candidate('standby', namespace);
       // A few renewals go through before the fault.
-      const leases = adminConfig().makeApiClient(CoordinationV1Api);
       const renewTime = async () =>
-        new Date(
-          (await leases.readNamespacedLease({ name: 'leader', namespace })).spec?.renewTime ?? 0,
-        ).getTime();
+        new Date((await readLease(namespace, 'leader')).spec?.renewTime ?? 0).getTime();
       const first = await renewTime();
       await eventually(async () => expect(await renewTime()).to.be.greaterThan(first));
 
@@ -71,7 +68,7 @@ describe('leader election against the API server', function () {
       expect(leader.stoppedAt, 'the old leader stopped').to.be.a('number');
       expect(leader.stoppedAt).to.be.below(standby.startedAt ?? 0);
       expect(leader.elector.isLeader()).to.equal(false);
-      const lease = await leases.readNamespacedLease({ name: 'leader', namespace });
+      const lease = await readLease(namespace, 'leader');
       expect(lease.spec?.holderIdentity).to.equal('standby');
       expect(lease.spec?.leaseTransitions).to.equal(1);
     });

@@ -2,10 +2,9 @@
 // passes again once the writes go through.
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { CoreV1Api } from '@kubernetes/client-node';
 import { runWorkers } from '../../src/controller/workers.js';
 import { WorkQueue } from '../../src/controller/workqueue.js';
-import { createApiClient } from '../../src/kube/api-client.js';
+import { CONFIG_MAP } from '../../src/kube/builtin-resources.js';
 import { isConflict } from '../../src/kube/errors.js';
 import { silentLogger } from '../../src/logging.js';
 import { serve } from '../../src/observability/http-server.js';
@@ -13,6 +12,7 @@ import { ProgressTracker } from '../../src/observability/progress.js';
 import { adminConfig, testNamespace } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { FaultProxy } from '../support/fault-proxy.js';
+import { objectsFor } from '../support/kube-client.js';
 
 async function healthz(port: number): Promise<{ status: number; body: string }> {
   const res = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -38,7 +38,7 @@ describe('liveness against the API server', function () {
     const through = await FaultProxy.inFrontOf(adminConfig());
     proxy = through.proxy;
     // Writes that would wait a minute: far past the stall threshold.
-    const core = createApiClient(through.kubeConfig, CoreV1Api, { timeoutMs: 60_000 });
+    const objects = objectsFor(through.kubeConfig, { timeoutMs: 60_000 });
     const progress = new ProgressTracker({ stallThresholdMs: 1_000 });
     const served = await serve(
       { host: '127.0.0.1', port: 0 },
@@ -54,7 +54,10 @@ describe('liveness against the API server', function () {
       2,
       async (name) => {
         try {
-          await core.createNamespacedConfigMap({ namespace, body: { metadata: { name } } });
+          await objects.create(
+            { ...CONFIG_MAP, namespace },
+            { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } },
+          );
         } catch (err) {
           if (!isConflict(err)) throw err;
         }
@@ -87,5 +90,6 @@ describe('liveness against the API server', function () {
     await eventually(async () => expect((await healthz(served.port)).status).to.equal(200));
     workQueue.shutDown();
     await running;
+    objects.close();
   });
 });

@@ -2,7 +2,7 @@
 // stand-in actuator) and Cluster API (MachineSet and Machine controllers and webhooks): a
 // migration moves the machines a MachineSet has, and never creates or deletes one.
 import { expect } from 'chai';
-import type { MapiCondition } from '../../src/api/types.js';
+import type { JsonPatchOperation, MapiCondition } from '../../src/api/types.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
@@ -11,7 +11,6 @@ import {
   awsMachineSet,
   CAPI,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -27,6 +26,7 @@ import {
   mapiMachines,
   names,
 } from '../support/machines.js';
+import { adminObjects } from '../support/cluster.js';
 
 const WAIT = { timeoutMs: 90_000 };
 
@@ -130,9 +130,9 @@ async function patch(
   where: { group: string; version: string; plural: string },
   namespace: string,
   name: string,
-  body: object[],
+  body: JsonPatchOperation[],
 ) {
-  await customObjects().patchNamespacedCustomObject({ ...where, namespace, name, body });
+  await adminObjects().patch({ ...where, namespace, name }, { type: 'json', operations: body });
 }
 
 /** The MachineSet and every one of its Machines settled on `authority`. */
@@ -245,7 +245,7 @@ describe('a migration moves the machines a MachineSet has', function () {
 });
 
 async function deleteOne(where: typeof MAPI, namespace: string, name: string) {
-  await customObjects().deleteNamespacedCustomObject({ ...where, namespace, name });
+  await adminObjects().delete({ ...where, namespace, name });
 }
 
 const uidOf = (objects: { metadata: { name: string; uid?: string } }[], name: string) =>

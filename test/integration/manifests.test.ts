@@ -5,19 +5,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import {
-  CoreV1Api,
-  loadAllYaml,
-  PatchStrategy,
-  SchedulingV1Api,
-  type KubernetesObject,
-  type V1Deployment,
-  type V1Pod,
-  type V1PodDisruptionBudget,
-  type V1Service,
+import type {
+  KubernetesObject,
+  V1Deployment,
+  V1Pod,
+  V1PodDisruptionBudget,
+  V1PriorityClass,
+  V1Service,
 } from '@kubernetes/client-node';
+import { loadAll } from 'js-yaml';
+import { NAMESPACE, POD, PRIORITY_CLASS } from '../../src/kube/builtin-resources.js';
 import { parseOptions } from '../../src/options.js';
-import { adminConfig, controlPlane, testNamespace, uniqueName } from '../support/cluster.js';
+import { adminObjects, controlPlane, testNamespace, uniqueName } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { warningClient } from '../support/warnings.js';
 import {
@@ -97,9 +96,9 @@ describe('deployment manifests', function () {
   });
 
   it('are all listed in kustomization.yaml, and kubectl kustomize renders exactly them', async () => {
-    const [kustomization] = loadAllYaml(
-      await readFile(join(MANIFESTS_DIR, KUSTOMIZATION), 'utf8'),
-    ) as [{ resources?: string[]; namespace?: string }];
+    const [kustomization] = loadAll(await readFile(join(MANIFESTS_DIR, KUSTOMIZATION), 'utf8')) as [
+      { resources?: string[]; namespace?: string },
+    ];
     expect([...(kustomization.resources ?? [])].sort()).to.deep.equal(await manifestFiles());
     // the objects live in two namespaces: a kustomize namespace would move them all into one
     expect(kustomization.namespace).to.equal(undefined);
@@ -108,7 +107,7 @@ describe('deployment manifests', function () {
     const { stdout } = await promisify(execFile)(kubectl, ['kustomize', MANIFESTS_DIR], {
       maxBuffer: 16 * 1024 * 1024,
     });
-    const rendered = (loadAllYaml(stdout) as KubernetesObject[]).filter(Boolean);
+    const rendered = (loadAll(stdout) as KubernetesObject[]).filter(Boolean);
     expect(rendered.map(identity).sort()).to.deep.equal(manifests.map(identity).sort());
     const deployment = rendered.find((o) => o.kind === 'Deployment') as V1Deployment;
     expect(deployment.spec?.template.spec?.containers[0]?.image).to.equal(
@@ -129,12 +128,9 @@ describe('deployment manifests', function () {
       current = `${identity(object)} (${sourceOf(object)})`;
       try {
         const applied = await client.patch(
-          object,
-          undefined,
-          'All',
-          FIELD_MANAGER,
-          true,
-          PatchStrategy.ServerSideApply,
+          await client.locate(object),
+          { type: 'apply', body: object },
+          { dryRun: true, fieldManager: FIELD_MANAGER, force: true },
         );
         // A field the schema does not know is pruned from custom resources without an error.
         const lost = lostFields(applied, object);
@@ -156,30 +152,33 @@ describe('deployment manifests', function () {
   describe('pod security', () => {
     it('a Pod from the Deployment is admitted under restricted (latest); one allowing privilege escalation is not', async () => {
       const namespace = await testNamespace('psa');
-      const core = adminConfig().makeApiClient(CoreV1Api);
-      await core.patchNamespace({
-        name: namespace,
-        body: [
-          {
-            op: 'add',
-            path: '/metadata/labels/pod-security.kubernetes.io~1enforce',
-            value: 'restricted',
-          },
-          {
-            op: 'add',
-            path: '/metadata/labels/pod-security.kubernetes.io~1enforce-version',
-            value: 'latest',
-          },
-        ],
-      });
+      const api = adminObjects();
+      await api.patch(
+        { ...NAMESPACE, name: namespace },
+        {
+          type: 'json',
+          operations: [
+            {
+              op: 'add',
+              path: '/metadata/labels/pod-security.kubernetes.io~1enforce',
+              value: 'restricted',
+            },
+            {
+              op: 'add',
+              path: '/metadata/labels/pod-security.kubernetes.io~1enforce-version',
+              value: 'latest',
+            },
+          ],
+        },
+      );
       const deployment = find<V1Deployment>(manifests, 'Deployment', 'mapi-capi-sync');
 
       // The control first: it also waits until admission sees the namespace's new labels.
       const escalating = podFrom(deployment, namespace, 'escalating');
       escalating.spec!.containers[0]!.securityContext!.allowPrivilegeEscalation = true;
       const rejection = await eventually(async () => {
-        const outcome: unknown = await core
-          .createNamespacedPod({ namespace, body: escalating, dryRun: 'All' })
+        const outcome: unknown = await api
+          .create({ ...POD, namespace }, escalating, { dryRun: true })
           .then(
             () => 'admitted',
             (err: unknown) => err,
@@ -191,11 +190,11 @@ describe('deployment manifests', function () {
       expect(statusMessage(rejection)).to.match(/violates PodSecurity "restricted:latest"/);
       expect(statusMessage(rejection)).to.contain('allowPrivilegeEscalation');
 
-      const admitted = await core.createNamespacedPod({
-        namespace,
-        body: podFrom(deployment, namespace, 'controller'),
-        dryRun: 'All',
-      });
+      const admitted = await api.create<V1Pod>(
+        { ...POD, namespace },
+        podFrom(deployment, namespace, 'controller'),
+        { dryRun: true },
+      );
       expect(admitted.metadata?.namespace).to.equal(namespace);
       // the Priority admission plugin resolved the class to its value
       expect(admitted.spec?.priorityClassName).to.equal('system-cluster-critical');
@@ -203,9 +202,10 @@ describe('deployment manifests', function () {
     });
 
     it('the priority class exists on a real API server', async () => {
-      const priorityClass = await adminConfig()
-        .makeApiClient(SchedulingV1Api)
-        .readPriorityClass({ name: 'system-cluster-critical' });
+      const priorityClass = await adminObjects().get<V1PriorityClass>({
+        ...PRIORITY_CLASS,
+        name: 'system-cluster-critical',
+      });
       expect(priorityClass.value).to.equal(2_000_000_000);
     });
 

@@ -1,14 +1,17 @@
 // `oc mapi-capi-sync migrate` against the real control plane, next to the controller,
 // machine-api-operator and Cluster API: a fleet in waves, refused and skipped MachineSets, a
 // run killed mid-wave and resumed, a failure injected mid-run, and the way back.
-import { CustomObjectsApi, KubernetesObjectApi } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import type { MapiMachineSet } from '../../src/api/types.js';
+import {
+  VALIDATING_ADMISSION_POLICY,
+  VALIDATING_ADMISSION_POLICY_BINDING,
+} from '../../src/kube/builtin-resources.js';
 import { runMigrate } from '../../src/cli/migrate/command.js';
 import { IDENTITIES } from '../../hack/control-plane.js';
 import { auditEventsSince, auditLogEnd } from '../support/audit.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
-import { adminConfig, controlPlane, identityConfig, uniqueName } from '../support/cluster.js';
+import { adminObjects, controlPlane, identityConfig, uniqueName } from '../support/cluster.js';
 import {
   awsMachineSet,
   CAPI,
@@ -16,12 +19,13 @@ import {
   DEFAULT_INFRASTRUCTURE,
   setInfrastructure,
   startTestController,
-  unadmitted,
   type TestController,
+  unadmitted,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { getMapi } from '../support/machine-sets.js';
 import { capiMachines, mapiMachines } from '../support/machines.js';
+import { objectsFor } from '../support/kube-client.js';
 
 const WAIT = { timeoutMs: 90_000 };
 const CONTROLLERS = new Set<string>(Object.values(IDENTITIES));
@@ -218,7 +222,7 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
     await fleetSynchronized(c, names, 0);
     // someone else's policy: b-victim's CAPI MachineSet may not be unpaused
     const deny = uniqueName('freeze-b-victim');
-    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    const client = adminObjects();
     const paused = (o: string) =>
       `has(${o}.metadata.annotations) && 'cluster.x-k8s.io/paused' in ${o}.metadata.annotations`;
     const policy = {
@@ -257,20 +261,23 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
         },
       },
     };
-    await client.create(policy);
-    await client.create(binding);
+    await client.create(VALIDATING_ADMISSION_POLICY, policy);
+    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, binding);
     try {
       // in effect: the controller's own unpause, tried without being stored
-      const asController = identityConfig('mapi-capi-sync').makeApiClient(CustomObjectsApi);
+      const asController = objectsFor(identityConfig('mapi-capi-sync'));
       await eventually(async () => {
         const err = await asController
-          .patchNamespacedCustomObject({
-            ...CAPI,
-            namespace: c.capiNamespace,
-            name: 'b-victim',
-            dryRun: 'All',
-            body: [{ op: 'remove', path: '/metadata/annotations/cluster.x-k8s.io~1paused' }],
-          })
+          .patch(
+            { ...CAPI, namespace: c.capiNamespace, name: 'b-victim' },
+            {
+              type: 'json',
+              operations: [
+                { op: 'remove', path: '/metadata/annotations/cluster.x-k8s.io~1paused' },
+              ],
+            },
+            { dryRun: true },
+          )
           .then(
             () => '',
             (e: { body?: unknown }) => JSON.stringify(e.body),
@@ -296,8 +303,8 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
       expect(b?.status?.authoritativeAPI).to.equal('Migrating');
       expect(later?.spec.authoritativeAPI).to.equal('MachineAPI');
     } finally {
-      await client.delete(binding);
-      await client.delete(policy);
+      await client.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: deny });
+      await client.delete({ ...VALIDATING_ADMISSION_POLICY, name: deny });
     }
   });
 });

@@ -3,12 +3,11 @@
 // directions, the gate, and a cancellation, a deletion of either side and a
 // controller restart after every step of it.
 import { expect } from 'chai';
-import { CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
-import type { MapiCondition } from '../../src/api/types.js';
+import type { JsonPatchOperation, KubeObject, MapiCondition } from '../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../src/migration/status.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
-import { identityConfig, testNamespace } from '../support/cluster.js';
+import { adminObjects, identityConfig, testNamespace } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';
 import { capiMachines, MAPI_MACHINES, mapiMachines } from '../support/machines.js';
@@ -21,18 +20,18 @@ import {
   AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
-  core,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
   startTestController,
   type TestController,
 } from '../support/controller.js';
+import { objectsFor } from '../support/kube-client.js';
+import { namespaceEvents } from '../support/events.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
-const api = customObjects;
+const api = adminObjects;
 const WAIT = { timeoutMs: 60_000 };
 
 /** The handshake's writes, in order, from MachineAPI to ClusterAPI. */
@@ -62,8 +61,15 @@ function condition(
   return object?.status?.conditions?.find((c) => c.type === type);
 }
 
-async function patchMapi(c: TestController, name: string, body: object[]): Promise<void> {
-  await api().patchNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name, body });
+async function patchMapi(
+  c: TestController,
+  name: string,
+  body: JsonPatchOperation[],
+): Promise<void> {
+  await api().patch(
+    { ...MAPI, namespace: c.mapiNamespace, name },
+    { type: 'json', operations: body },
+  );
 }
 
 /** What an administrator does to migrate. */
@@ -153,7 +159,7 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     expect(leaving).to.be.greaterThan(pausing);
 
     await eventually(async () => {
-      const events = await core().listNamespacedEvent({ namespace: c.mapiNamespace });
+      const events = await namespaceEvents(c.mapiNamespace);
       const reasons = events.items
         .filter((e) => e.involvedObject.name === 'fleet')
         .map((e) => e.reason);
@@ -200,18 +206,19 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       return only!;
     }, WAIT);
     const name = machine.metadata.name;
-    await api().patchNamespacedCustomObject({
-      ...MAPI_MACHINES,
-      namespace: c.mapiNamespace,
-      name,
-      body: [
-        {
-          op: 'add',
-          path: '/metadata/labels/machine.openshift.io~1cluster-api-machine-role',
-          value: 'master',
-        },
-      ],
-    });
+    await api().patch(
+      { ...MAPI_MACHINES, namespace: c.mapiNamespace, name },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'add',
+            path: '/metadata/labels/machine.openshift.io~1cluster-api-machine-role',
+            value: 'master',
+          },
+        ],
+      },
+    );
     await wish(c, 'fleet', 'ClusterAPI');
     const held = await eventually(async () => {
       const mapi = await getMapi(c, 'fleet');
@@ -224,11 +231,7 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     expect(held.status?.authoritativeAPI).to.equal('MachineAPI');
     expect(condition(held, MIGRATION_CONDITION)?.message).to.include(name);
     // Deleted: machine-api-operator replaces it with a machine that is mirrored, and follows.
-    await api().deleteNamespacedCustomObject({
-      ...MAPI_MACHINES,
-      namespace: c.mapiNamespace,
-      name,
-    });
+    await api().delete({ ...MAPI_MACHINES, namespace: c.mapiNamespace, name });
     await waitAuthority(c, 'fleet', 'ClusterAPI');
     const [replacement] = await mapiMachines(c);
     expect(replacement?.metadata.name).to.not.equal(name);
@@ -295,7 +298,7 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
   it('MachineAPI → ClusterAPI, the MAPI MachineSet deleted after any step: it goes, the CAPI MachineSet stays', async () => {
     const { c, names } = await atEveryStep('delmapi', DIRECTIONS[0], (c, name) =>
       api()
-        .deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
+        .delete({ ...MAPI, namespace: c.mapiNamespace, name })
         .then(() => undefined),
     );
     for (const name of names) {
@@ -309,7 +312,7 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
   it('MachineAPI → ClusterAPI, the CAPI MachineSet deleted after any step: nothing is stuck, and a waiting migration says how out', async () => {
     const { c, names } = await atEveryStep('delcapi', DIRECTIONS[0], (c, name) =>
       api()
-        .deleteNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
+        .delete({ ...CAPI, namespace: c.capiNamespace, name })
         .then(() => undefined),
     );
     for (const name of names) {
@@ -379,15 +382,14 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     const { capi } = await waitAuthority(c, 'reverse', 'ClusterAPI');
 
     // A new template made on the Cluster API side, with another instance type.
-    const current = (await api().getNamespacedCustomObject({
+    const current = await api().get<{ spec: { template: { spec: Record<string, unknown> } } }>({
       ...AWS_TEMPLATES,
       namespace: c.capiNamespace,
       name: capi.spec.template.spec.infrastructureRef.name,
-    })) as { spec: { template: { spec: Record<string, unknown> } } };
-    await api().createNamespacedCustomObject({
-      ...AWS_TEMPLATES,
-      namespace: c.capiNamespace,
-      body: {
+    });
+    await api().create(
+      { ...AWS_TEMPLATES, namespace: c.capiNamespace },
+      {
         apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
         kind: 'AWSMachineTemplate',
         metadata: { name: 'reverse-larger' },
@@ -395,28 +397,29 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
           template: { spec: { ...current.spec.template.spec, instanceType: 'm6i.4xlarge' } },
         },
       },
-    });
+    );
     const hook = 'pre-drain.delete.hook.machine.cluster.x-k8s.io/drain-guard';
-    await api().patchNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'reverse',
-      body: [
-        { op: 'replace', path: '/spec/replicas', value: 1 },
-        { op: 'replace', path: '/spec/deletion', value: { order: 'Oldest' } },
-        {
-          op: 'replace',
-          path: '/spec/template/spec/infrastructureRef/name',
-          value: 'reverse-larger',
-        },
-        { op: 'add', path: '/spec/template/metadata/labels/team', value: 'storage' },
-        {
-          op: 'add',
-          path: '/spec/template/metadata/annotations',
-          value: { [hook]: 'storage-operator' },
-        },
-      ],
-    });
+    await api().patch(
+      { ...CAPI, namespace: c.capiNamespace, name: 'reverse' },
+      {
+        type: 'json',
+        operations: [
+          { op: 'replace', path: '/spec/replicas', value: 1 },
+          { op: 'replace', path: '/spec/deletion', value: { order: 'Oldest' } },
+          {
+            op: 'replace',
+            path: '/spec/template/spec/infrastructureRef/name',
+            value: 'reverse-larger',
+          },
+          { op: 'add', path: '/spec/template/metadata/labels/team', value: 'storage' },
+          {
+            op: 'add',
+            path: '/spec/template/metadata/annotations',
+            value: { [hook]: 'storage-operator' },
+          },
+        ],
+      },
+    );
     await eventually(async () => {
       const mapi = (await getMapi(c, 'reverse'))!;
       const capiNow = (await getCapi(c, 'reverse'))!;
@@ -439,22 +442,18 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
       expect(mapi.status?.synchronizedGeneration).to.equal(capiNow.metadata.generation);
     }, WAIT);
 
-    const inexpressible = {
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'reverse',
-      body: [
-        { op: 'replace', path: '/spec/replicas', value: 0 },
-        {
-          op: 'add',
-          path: '/spec/template/spec/readinessGates',
-          value: [{ conditionType: 'Custom' }],
-        },
-      ],
-    };
+    const where = { ...CAPI, namespace: c.capiNamespace, name: 'reverse' };
+    const inexpressible: JsonPatchOperation[] = [
+      { op: 'replace', path: '/spec/replicas', value: 0 },
+      {
+        op: 'add',
+        path: '/spec/template/spec/readinessGates',
+        value: [{ conditionType: 'Custom' }],
+      },
+    ];
     // A person's edit is refused at admission (manifests/admission-policies.yaml) ...
     const refused = await api()
-      .patchNamespacedCustomObject(inexpressible)
+      .patch(where, { type: 'json', operations: inexpressible })
       .then(
         () => undefined,
         (err: { body?: string }) => err.body,
@@ -462,9 +461,10 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     expect(refused).to.include('mapi-capi-sync-cluster-api-machine-set-expressible');
     // ... but such a MachineSet can still arrive (made before the policies, or by an exempt
     // controller): the reverse sync reports it.
-    await identityConfig('cluster-api')
-      .makeApiClient(CustomObjectsApi)
-      .patchNamespacedCustomObject(inexpressible);
+    await objectsFor(identityConfig('cluster-api')).patch(where, {
+      type: 'json',
+      operations: inexpressible,
+    });
     await waitNotSynchronized(c, 'reverse', 'FailedToConvertCAPIMachineSetToMAPI', [
       'spec.template.spec.readinessGates',
     ]);
@@ -479,7 +479,7 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
   function () {
     this.timeout(300_000);
     before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
-    const installed: KubernetesObject[] = [];
+    const installed: KubeObject[] = [];
     afterEach(() => deleteObjects(installed.splice(0)));
 
     async function startUnder(exemptController: boolean) {

@@ -17,9 +17,7 @@ import {
   AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
-  core,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setAuthority as setStatusAuthority,
@@ -27,8 +25,10 @@ import {
   startTestController,
   type TestController,
 } from '../support/controller.js';
+import { adminObjects } from '../support/cluster.js';
+import { namespaceEvents } from '../support/events.js';
 
-const api = customObjects;
+const api = adminObjects;
 
 async function startWithClusterApi(): Promise<TestController> {
   // These tests move status.authoritativeAPI by hand, as OpenShift's migration controller would.
@@ -39,10 +39,7 @@ async function startWithClusterApi(): Promise<TestController> {
 }
 
 async function templates(c: TestController): Promise<KubeObject[]> {
-  const list = (await api().listNamespacedCustomObject({
-    ...AWS_TEMPLATES,
-    namespace: c.capiNamespace,
-  })) as { items: KubeObject[] };
+  const list = await api().list<KubeObject>({ ...AWS_TEMPLATES, namespace: c.capiNamespace });
   return list.items;
 }
 
@@ -88,11 +85,11 @@ async function waitMirrored(c: TestController, name: string): Promise<CapiMachin
 }
 
 async function deleteMapi(c: TestController, name: string) {
-  await api().deleteNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name });
+  await api().delete({ ...MAPI, namespace: c.mapiNamespace, name });
 }
 
 async function deleteCapi(c: TestController, name: string) {
-  await api().deleteNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name });
+  await api().delete({ ...CAPI, namespace: c.capiNamespace, name });
 }
 
 const gone = async (read: () => Promise<unknown>, what: string) =>
@@ -151,12 +148,10 @@ describe('next to Cluster API’s controllers and webhooks', function () {
 
     // Scaled on the Cluster API side: the MAPI spec is written from it (through the validating
     // webhook), and each new CAPI Machine gets a MAPI mirror (through the Machine webhooks).
-    await api().patchNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'capi-steady',
-      body: [{ op: 'replace', path: '/spec/replicas', value: 2 }],
-    });
+    await api().patch(
+      { ...CAPI, namespace: c.capiNamespace, name: 'capi-steady' },
+      { type: 'json', operations: [{ op: 'replace', path: '/spec/replicas', value: 2 }] },
+    );
     await eventually(
       async () => {
         const mapi = await getMapi(c, 'capi-steady');
@@ -279,12 +274,10 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       await createMapi(c, awsMachineSet('row7', c.mapiNamespace));
       await waitMirrored(c, 'row7');
       await c.stop();
-      await api().patchNamespacedCustomObject({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        name: 'row7',
-        body: [{ op: 'remove', path: '/metadata/finalizers' }],
-      });
+      await api().patch(
+        { ...MAPI, namespace: c.mapiNamespace, name: 'row7' },
+        { type: 'json', operations: [{ op: 'remove', path: '/metadata/finalizers' }] },
+      );
       await deleteMapi(c, 'row7');
       await gone(() => getMapi(c, 'row7'), 'MAPI MachineSet');
       const again = await startTestControllerIn(c);
@@ -310,19 +303,20 @@ describe('next to Cluster API’s controllers and webhooks', function () {
     expect(capi.metadata.annotations ?? {}).to.not.have.property(PAUSED_ANNOTATION);
 
     // Migrating back: the handshake pauses CAPI; a MAPI spec edit is written nowhere
-    await api().patchNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'flip',
-      body: [{ op: 'add', path: '/metadata/annotations/cluster.x-k8s.io~1paused', value: '' }],
-    });
+    await api().patch(
+      { ...CAPI, namespace: c.capiNamespace, name: 'flip' },
+      {
+        type: 'json',
+        operations: [
+          { op: 'add', path: '/metadata/annotations/cluster.x-k8s.io~1paused', value: '' },
+        ],
+      },
+    );
     await setAuthority(c, 'flip', 'Migrating');
-    await api().patchNamespacedCustomObject({
-      ...MAPI,
-      namespace: c.mapiNamespace,
-      name: 'flip',
-      body: [{ op: 'replace', path: '/spec/replicas', value: 0 }],
-    });
+    await api().patch(
+      { ...MAPI, namespace: c.mapiNamespace, name: 'flip' },
+      { type: 'json', operations: [{ op: 'replace', path: '/spec/replicas', value: 0 }] },
+    );
     const during = (await getCapi(c, 'flip'))!;
 
     // MachineAPI again: the paused CAPI side becomes our mirror again; deleting it recreates it
@@ -370,20 +364,17 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       expect(c.reconciler.completed).to.be.above(completed);
     });
     expect(synchronized(await getMapi(c, 'refused'))).to.deep.equal(synchronized(refused));
-    const warnings = await core().listNamespacedEvent({
-      namespace: c.mapiNamespace,
+    const warnings = await namespaceEvents(c.mapiNamespace, {
       fieldSelector: 'reason=FailedToCreateCAPIMachineSet',
     });
     expect(warnings.items.map((e) => [e.involvedObject.name, e.count])).to.deep.equal([
       ['refused', 1],
     ]);
 
-    await api().patchNamespacedCustomObject({
-      ...MAPI,
-      namespace: c.mapiNamespace,
-      name: 'refused',
-      body: [{ op: 'remove', path: '/spec/template/spec/taints' }],
-    });
+    await api().patch(
+      { ...MAPI, namespace: c.mapiNamespace, name: 'refused' },
+      { type: 'json', operations: [{ op: 'remove', path: '/spec/template/spec/taints' }] },
+    );
     await waitMirrored(c, 'refused');
   });
 });

@@ -4,8 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { CoordinationV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import { adminConfig, testNamespace } from '../support/cluster.js';
+import { adminConfig, adminObjects, testNamespace } from '../support/cluster.js';
 import { CAPI, DEFAULT_INFRASTRUCTURE, setInfrastructure } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
 import { FaultProxy } from '../support/fault-proxy.js';
@@ -15,6 +14,7 @@ import {
   synchronizedStatus,
   type ProgramProcess,
 } from '../support/program.js';
+import { readLease } from '../support/leases.js';
 
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);
@@ -126,13 +126,9 @@ describe('running in a cluster', function () {
       { timeoutMs: 60_000 },
     );
     expect(second.logs().map((l) => l.message)).to.include('became leader');
-    const lease = await adminConfig()
-      .makeApiClient(CoordinationV1Api)
-      .readNamespacedLease({ name: 'mapi-capi-sync-leader', namespace: capi });
+    const lease = await readLease(capi, 'mapi-capi-sync-leader');
     expect(lease.spec?.leaseTransitions).to.equal(1);
-    const mirrors = (await adminConfig()
-      .makeApiClient(CustomObjectsApi)
-      .listNamespacedCustomObject({ ...CAPI, namespace: capi })) as { items: unknown[] };
+    const mirrors = await adminObjects().list<unknown>({ ...CAPI, namespace: capi });
     expect(mirrors.items).to.have.length(2);
   });
 
@@ -186,9 +182,7 @@ describe('running in a cluster', function () {
       },
       { timeoutMs: 60_000 },
     );
-    const mirrors = (await adminConfig()
-      .makeApiClient(CustomObjectsApi)
-      .listNamespacedCustomObject({ ...CAPI, namespace: capi })) as { items: unknown[] };
+    const mirrors = await adminObjects().list<unknown>({ ...CAPI, namespace: capi });
     expect(mirrors.items).to.have.length(names.length);
   });
 

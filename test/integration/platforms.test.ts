@@ -7,7 +7,6 @@ import { eventually } from '../support/eventually.js';
 import {
   awsMachineSet,
   CAPI,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -17,34 +16,37 @@ import {
 } from '../support/controller.js';
 import { PLATFORM_FIXTURES } from '../support/fixtures/index.js';
 import type { PlatformFixture } from '../support/fixtures/types.js';
+import { adminObjects } from '../support/cluster.js';
 
 async function listTemplates(c: TestController, fixture: PlatformFixture) {
   const { group, version, plural } = fixture.templates;
-  const list = (await customObjects().listNamespacedCustomObject({
+  const list = await adminObjects().list<MachineTemplate>({
     group,
     version,
     plural,
     namespace: c.capiNamespace,
-  })) as { items: MachineTemplate[] };
+  });
   return list.items;
 }
 
 async function getMapi(c: TestController, name: string): Promise<MapiMachineSet> {
-  return (await customObjects().getNamespacedCustomObject({
+  return await adminObjects().get<MapiMachineSet>({
     ...MAPI,
     namespace: c.mapiNamespace,
     name,
-  })) as MapiMachineSet;
+  });
 }
 
 async function create(c: TestController, body: MapiMachineSet): Promise<void> {
-  await customObjects().createNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, body });
-  await customObjects().patchNamespacedCustomObjectStatus({
-    ...MAPI,
-    namespace: c.mapiNamespace,
-    name: body.metadata.name,
-    body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
-  });
+  await adminObjects().create({ ...MAPI, namespace: c.mapiNamespace }, body);
+  await adminObjects().patch(
+    { ...MAPI, namespace: c.mapiNamespace, name: body.metadata.name },
+    {
+      type: 'json',
+      operations: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+    },
+    { subresource: 'status' },
+  );
 }
 
 function synchronized(mapi: MapiMachineSet) {
@@ -72,11 +74,11 @@ describe('every platform end to end', function () {
         expect(templates).to.have.length(1);
         return templates[0]!;
       });
-      const mirror = (await customObjects().getNamespacedCustomObject({
+      const mirror = await adminObjects().get<CapiMachineSet>({
         ...CAPI,
         namespace: c.capiNamespace,
         name,
-      })) as CapiMachineSet;
+      });
       expect(mirror.spec.template.spec.infrastructureRef).to.deep.equal({
         apiGroup: 'infrastructure.cluster.x-k8s.io',
         kind: fixture.templates.kind,
@@ -85,12 +87,10 @@ describe('every platform end to end', function () {
       expect(mirror.spec.template.spec.failureDomain).to.equal(fixture.failureDomain);
       expect(first.metadata.ownerReferences?.[0]?.uid).to.equal(mirror.metadata.uid);
 
-      await customObjects().patchNamespacedCustomObject({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        name,
-        body: fixture.change,
-      });
+      await adminObjects().patch(
+        { ...MAPI, namespace: c.mapiNamespace, name },
+        { type: 'json', operations: fixture.change },
+      );
       await eventually(async () => {
         const mapi = await getMapi(c, name);
         expect(synchronized(mapi)?.status).to.equal('True');

@@ -10,11 +10,10 @@ import { expect } from 'chai';
 import type { MapiCondition } from '../../src/api/types.js';
 import { runPlugin, type PluginIO } from '../../src/cli/plugin/command.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
-import { controlPlane, testNamespace } from '../support/cluster.js';
+import { adminObjects, controlPlane, testNamespace } from '../support/cluster.js';
 import {
   awsMachineSet,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -155,11 +154,10 @@ describe('the oc/kubectl plugin (kubectl-mapi_capi_sync)', function () {
       capiNamespace: await testNamespace('capi'),
     };
     const create = (name: string) =>
-      customObjects().createNamespacedCustomObject({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        body: awsMachineSet(name, c.mapiNamespace, { replicas: 0 }),
-      });
+      adminObjects().create(
+        { ...MAPI, namespace: c.mapiNamespace },
+        awsMachineSet(name, c.mapiNamespace, { replicas: 0 }),
+      );
     await create('watched-a');
     const stop = new AbortController();
     const captured = { out: '', err: '' };
@@ -187,11 +185,10 @@ describe('the oc/kubectl plugin (kubectl-mapi_capi_sync)', function () {
 
   it('as a program: $KUBECONFIG as kubectl reads it; exit 1 for an unreachable cluster, 2 for a bad flag', async () => {
     const mapiNamespace = await testNamespace('mapi');
-    await customObjects().createNamespacedCustomObject({
-      ...MAPI,
-      namespace: mapiNamespace,
-      body: awsMachineSet('program-a', mapiNamespace, { replicas: 0 }),
-    });
+    await adminObjects().create(
+      { ...MAPI, namespace: mapiNamespace },
+      awsMachineSet('program-a', mapiNamespace, { replicas: 0 }),
+    );
     const run = async (args: string[], kubeconfig: string) => {
       try {
         const { stdout, stderr } = await promisify(execFile)(

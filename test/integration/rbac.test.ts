@@ -6,17 +6,17 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { expect } from 'chai';
-import {
-  AuthorizationV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubernetesObjectApi,
-  type V1Deployment,
-} from '@kubernetes/client-node';
-import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
+import type { V1Deployment } from '@kubernetes/client-node';
+import type {
+  CapiMachineSet,
+  JsonPatchOperation,
+  MachineTemplate,
+  MapiMachineSet,
+} from '../../src/api/types.js';
+import { SUBJECT_ACCESS_REVIEW } from '../../src/kube/builtin-resources.js';
 import { FINALIZER } from '../../src/model/markers.js';
 import {
-  adminConfig,
+  adminObjects,
   controlPlane,
   createLimitedIdentity,
   testNamespace,
@@ -47,6 +47,7 @@ import {
   type Permission,
 } from '../support/manifests.js';
 import { startProgram, type ProgramProcess } from '../support/program.js';
+import { namespaceEvents } from '../support/events.js';
 
 /**
  * Granted verbs this test does not see the controller use, and why. Everything else granted must
@@ -164,12 +165,12 @@ function permissionOf(event: AuditEvent, namespaces: Record<string, string>): Pe
   };
 }
 
-const api = () => adminConfig().makeApiClient(CustomObjectsApi);
+const api = () => adminObjects();
 
 /** The ClusterOperator the Deployment's flags name, gone. */
 async function removeClusterOperator(): Promise<void> {
   await api()
-    .deleteClusterCustomObject({
+    .delete({
       group: 'config.openshift.io',
       version: 'v1',
       plural: 'clusteroperators',
@@ -192,11 +193,14 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
   afterEach(async () => {
     await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     await removeClusterOperator();
-    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    const client = adminObjects();
     for (const object of clusterScoped.splice(0)) {
-      await client.delete(object).catch((err: { code?: number }) => {
-        if (err.code !== 404) throw err;
-      });
+      await client
+        .locate(object)
+        .then((at) => client.delete(at))
+        .catch((err: { code?: number }) => {
+          if (err.code !== 404) throw err;
+        });
     }
   });
 
@@ -216,9 +220,9 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
     const identity = await createLimitedIdentity(capiNamespace, SERVICE_ACCOUNT);
     const kubeconfigPath = join(controlPlane().dir, `${uniqueName('kubeconfig-rbac')}.json`);
     await writeFile(kubeconfigPath, identity.kubeConfig.exportConfig(), { mode: 0o600 });
-    const client = KubernetesObjectApi.makeApiClient(adminConfig());
+    const client = adminObjects();
     for (const object of manifests.filter((o) => /^(Cluster)?Role(Binding)?$/.test(o.kind))) {
-      await client.create(object);
+      await client.create(await client.locate(object), object);
       if (!object.metadata.namespace) clusterScoped.push(object);
     }
     await waitUntilAuthorized(identity.username, capiNamespace, [
@@ -322,12 +326,10 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
 
       // the template's owner removed by someone → the template is adopted again (update)
       const [current] = await world.templates(AWS_TEMPLATES);
-      await api().patchNamespacedCustomObject({
-        ...AWS_TEMPLATES,
-        namespace: capiNamespace,
-        name: current!.metadata.name,
-        body: [{ op: 'remove', path: '/metadata/ownerReferences' }],
-      });
+      await api().patch(
+        { ...AWS_TEMPLATES, namespace: capiNamespace, name: current!.metadata.name },
+        { type: 'json', operations: [{ op: 'remove', path: '/metadata/ownerReferences' }] },
+      );
       const mirrorUid = (await world.mirror('rbac-a'))!.metadata.uid;
       await eventually(async () => {
         const [adopted] = await world.templates(AWS_TEMPLATES);
@@ -354,11 +356,7 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
 
       // the mirror deleted by someone → released and recreated
       const mirrorBefore = (await world.mirror('rbac-a'))!;
-      await api().deleteNamespacedCustomObject({
-        ...CAPI,
-        namespace: capiNamespace,
-        name: 'rbac-a',
-      });
+      await api().delete({ ...CAPI, namespace: capiNamespace, name: 'rbac-a' });
       await eventually(
         async () => {
           const mirror = await world.mirror('rbac-a');
@@ -370,22 +368,14 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
       await waitCondition('rbac-a', 'True', 'ResourceSynchronized');
 
       // the MAPI MachineSet deleted → the mirror and templates deleted, every finalizer released
-      await api().deleteNamespacedCustomObject({
-        ...MAPI,
-        namespace: mapiNamespace,
-        name: 'rbac-a',
-      });
+      await api().delete({ ...MAPI, namespace: mapiNamespace, name: 'rbac-a' });
       await waitGone('rbac-a', AWS_TEMPLATES);
 
       // ClusterAPI: the initial sync creates the CAPI side and the MAPI side records it; deleting
       // the authoritative CAPI MachineSet makes its MAPI mirror follow (MAPI delete)
       await world.createMapi(awsMachineSet('rbac-capi', mapiNamespace), 'ClusterAPI');
       await waitCondition('rbac-capi', 'True', 'ResourceSynchronized');
-      await api().deleteNamespacedCustomObject({
-        ...CAPI,
-        namespace: capiNamespace,
-        name: 'rbac-capi',
-      });
+      await api().delete({ ...CAPI, namespace: capiNamespace, name: 'rbac-capi' });
       await waitGone('rbac-capi', AWS_TEMPLATES);
       // SIGTERM: the lease is handed back (an update)
       await stop(program);
@@ -409,7 +399,7 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
           { timeoutMs: 60_000 },
         );
         await waitCondition(name, 'True', 'ResourceSynchronized');
-        await api().deleteNamespacedCustomObject({ ...MAPI, namespace: mapiNamespace, name });
+        await api().delete({ ...MAPI, namespace: mapiNamespace, name });
         await waitGone(name, fixture.templates);
         await stop(program);
       }
@@ -506,24 +496,24 @@ async function waitUntilAuthorized(
   namespace: string,
   checks: { namespace?: string; group: string; resource: string }[],
 ): Promise<void> {
-  const authz = adminConfig().makeApiClient(AuthorizationV1Api);
+  const authz = adminObjects();
   await eventually(async () => {
     for (const check of checks) {
-      const review = await authz.createSubjectAccessReview({
-        body: {
-          spec: {
-            user: username,
-            groups: [
-              'system:serviceaccounts',
-              `system:serviceaccounts:${namespace}`,
-              'system:authenticated',
-            ],
-            resourceAttributes: {
-              verb: 'list',
-              group: check.group,
-              resource: check.resource,
-              ...(check.namespace ? { namespace: check.namespace } : {}),
-            },
+      const review = await authz.create<{ status?: { allowed?: boolean } }>(SUBJECT_ACCESS_REVIEW, {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user: username,
+          groups: [
+            'system:serviceaccounts',
+            `system:serviceaccounts:${namespace}`,
+            'system:authenticated',
+          ],
+          resourceAttributes: {
+            verb: 'list',
+            group: check.group,
+            resource: check.resource,
+            ...(check.namespace ? { namespace: check.namespace } : {}),
           },
         },
       });
@@ -546,11 +536,7 @@ class World {
   ) {}
 
   async mapi(name: string): Promise<MapiMachineSet> {
-    return (await api().getNamespacedCustomObject({
-      ...MAPI,
-      namespace: this.mapiNamespace,
-      name,
-    })) as MapiMachineSet;
+    return await api().get<MapiMachineSet>({ ...MAPI, namespace: this.mapiNamespace, name });
   }
 
   async mapiExists(name: string): Promise<boolean> {
@@ -565,11 +551,7 @@ class World {
 
   async mirror(name: string): Promise<CapiMachineSet | undefined> {
     try {
-      return (await api().getNamespacedCustomObject({
-        ...CAPI,
-        namespace: this.capiNamespace,
-        name,
-      })) as CapiMachineSet;
+      return await api().get<CapiMachineSet>({ ...CAPI, namespace: this.capiNamespace, name });
     } catch (err) {
       if ((err as { code?: number }).code === 404) return undefined;
       throw err;
@@ -577,19 +559,17 @@ class World {
   }
 
   async templates({ group, version, plural }: TemplateResource): Promise<MachineTemplate[]> {
-    const list = (await api().listNamespacedCustomObject({
+    const list = await api().list<MachineTemplate>({
       group,
       version,
       plural,
       namespace: this.capiNamespace,
-    })) as { items: MachineTemplate[] };
+    });
     return list.items;
   }
 
   async events(reason: string) {
-    const list = await adminConfig()
-      .makeApiClient(CoreV1Api)
-      .listNamespacedEvent({ namespace: this.mapiNamespace });
+    const list = await namespaceEvents(this.mapiNamespace);
     return list.items.filter((e) => e.reason === reason);
   }
 
@@ -600,12 +580,10 @@ class World {
     await createMachineSet(this.mapiNamespace, body, authority);
   }
 
-  async patchMapi(name: string, ops: object[]): Promise<void> {
-    await api().patchNamespacedCustomObject({
-      ...MAPI,
-      namespace: this.mapiNamespace,
-      name,
-      body: ops,
-    });
+  async patchMapi(name: string, ops: JsonPatchOperation[]): Promise<void> {
+    await api().patch(
+      { ...MAPI, namespace: this.mapiNamespace, name },
+      { type: 'json', operations: ops },
+    );
   }
 }

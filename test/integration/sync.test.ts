@@ -1,8 +1,8 @@
 // The controller end to end against the real API server and CRDs.
 import { expect } from 'chai';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type {
   CapiMachineSet,
+  JsonPatchOperation,
   KubeObject,
   MachineTemplate,
   MapiMachineSet,
@@ -13,15 +13,15 @@ import {
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
 } from '../../src/model/markers.js';
-import { identityConfig } from '../support/cluster.js';
+import { CONFIG_MAP } from '../../src/kube/builtin-resources.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
+import { adminObjects, identityConfig } from '../support/cluster.js';
 import { eventually } from '../support/eventually.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
-  core,
   createMachineSet,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setAuthority,
@@ -30,24 +30,18 @@ import {
   type TestController,
   unadmitted,
 } from '../support/controller.js';
+import { objectsFor } from '../support/kube-client.js';
+import { namespaceEvents } from '../support/events.js';
 
-const api = customObjects;
+const api = adminObjects;
 
 async function getMapi(c: TestController, name: string): Promise<MapiMachineSet> {
-  return (await api().getNamespacedCustomObject({
-    ...MAPI,
-    namespace: c.mapiNamespace,
-    name,
-  })) as MapiMachineSet;
+  return await api().get<MapiMachineSet>({ ...MAPI, namespace: c.mapiNamespace, name });
 }
 
 async function getMirror(c: TestController, name: string): Promise<CapiMachineSet | undefined> {
   try {
-    return (await api().getNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name,
-    })) as CapiMachineSet;
+    return await api().get<CapiMachineSet>({ ...CAPI, namespace: c.capiNamespace, name });
   } catch (err) {
     if ((err as { code?: number }).code === 404) return undefined;
     throw err;
@@ -55,10 +49,7 @@ async function getMirror(c: TestController, name: string): Promise<CapiMachineSe
 }
 
 async function listTemplates(c: TestController): Promise<MachineTemplate[]> {
-  const list = (await api().listNamespacedCustomObject({
-    ...AWS_TEMPLATES,
-    namespace: c.capiNamespace,
-  })) as { items: MachineTemplate[] };
+  const list = await api().list<MachineTemplate>({ ...AWS_TEMPLATES, namespace: c.capiNamespace });
   return list.items;
 }
 
@@ -77,15 +68,13 @@ async function createMapi(
 async function patchMapi(
   c: TestController,
   name: string,
-  ops: object[],
-  client: CustomObjectsApi = api(),
+  ops: JsonPatchOperation[],
+  client: ObjectClient = api(),
 ) {
-  await client.patchNamespacedCustomObject({
-    ...MAPI,
-    namespace: c.mapiNamespace,
-    name,
-    body: ops,
-  });
+  await client.patch(
+    { ...MAPI, namespace: c.mapiNamespace, name },
+    { type: 'json', operations: ops },
+  );
 }
 
 /** Waits until the MachineSet is synchronized at its current generation. */
@@ -228,15 +217,16 @@ describe('sync controller (AWS)', function () {
     await createMapi(c, body);
     await waitSynchronized(c, 'shared');
     // What GitOps or a cost tool does: keys of its own on the CAPI MachineSet.
-    await api().patchNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'shared',
-      body: [
-        { op: 'add', path: '/metadata/labels/gitops.example.com~1app', value: 'fleet' },
-        { op: 'add', path: '/metadata/annotations/cost.example.com~1center', value: '42' },
-      ],
-    });
+    await api().patch(
+      { ...CAPI, namespace: c.capiNamespace, name: 'shared' },
+      {
+        type: 'json',
+        operations: [
+          { op: 'add', path: '/metadata/labels/gitops.example.com~1app', value: 'fleet' },
+          { op: 'add', path: '/metadata/annotations/cost.example.com~1center', value: '42' },
+        ],
+      },
+    );
     // A MAPI change that makes the controller write the mirror's metadata again.
     await patchMapi(c, 'shared', [
       { op: 'remove', path: '/metadata/labels/team' },
@@ -283,10 +273,10 @@ describe('sync controller (AWS)', function () {
     const snapshot = async () => {
       const versions = new Map<string, string>();
       const lists = await Promise.all([
-        api().listNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace }),
-        api().listNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace }),
-        api().listNamespacedCustomObject({ ...AWS_TEMPLATES, namespace: c.capiNamespace }),
-        core().listNamespacedEvent({ namespace: c.mapiNamespace }),
+        api().list({ ...MAPI, namespace: c.mapiNamespace }),
+        api().list({ ...CAPI, namespace: c.capiNamespace }),
+        api().list({ ...AWS_TEMPLATES, namespace: c.capiNamespace }),
+        namespaceEvents(c.mapiNamespace),
       ]);
       for (const list of lists) {
         for (const item of (list as { items: KubeObject[] }).items) {
@@ -327,7 +317,7 @@ describe('sync controller (AWS)', function () {
     ).to.equal(capiFirst?.metadata.uid);
 
     // ClusterAPI with a mirror: a person's MAPI change is refused at admission ...
-    const scale = [{ op: 'replace', path: '/spec/replicas', value: 9 }];
+    const scale: JsonPatchOperation[] = [{ op: 'replace', path: '/spec/replicas', value: 9 }];
     const refused = await patchMapi(c, 'capi-first', scale).then(
       () => 'admitted',
       (err: { body?: string }) => err.body,
@@ -335,12 +325,7 @@ describe('sync controller (AWS)', function () {
     expect(refused).to.include('mapi-capi-sync-machine-api-mirror');
     // ... and one that gets through (an exempt writer, or no policies) is not written to CAPI,
     // but undone from it
-    await patchMapi(
-      c,
-      'capi-first',
-      scale,
-      identityConfig('machine-api-operator').makeApiClient(CustomObjectsApi),
-    );
+    await patchMapi(c, 'capi-first', scale, objectsFor(identityConfig('machine-api-operator')));
     await eventually(async () =>
       expect((await getMapi(c, 'capi-first')).spec.replicas).to.equal(2),
     );
@@ -367,11 +352,7 @@ describe('sync controller (AWS)', function () {
     const c = await startTestController();
     await createMapi(c, awsMachineSet('capi-owned', c.mapiNamespace), 'ClusterAPI');
     await waitCondition(c, 'capi-owned', 'True', 'ResourceSynchronized');
-    await api().deleteNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'capi-owned',
-    });
+    await api().delete({ ...CAPI, namespace: c.capiNamespace, name: 'capi-owned' });
     await eventually(async () => {
       expect(await getMirror(c, 'capi-owned')).to.equal(undefined);
       const gone = await getMapi(c, 'capi-owned').then(
@@ -386,14 +367,10 @@ describe('sync controller (AWS)', function () {
     const c = await startTestController();
     await createMapi(c, awsMachineSet('doomed', c.mapiNamespace));
     await waitSynchronized(c, 'doomed');
-    await api().deleteNamespacedCustomObject({
-      ...MAPI,
-      namespace: c.mapiNamespace,
-      name: 'doomed',
-    });
+    await api().delete({ ...MAPI, namespace: c.mapiNamespace, name: 'doomed' });
     await eventually(async () => {
       const gone = await api()
-        .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name: 'doomed' })
+        .get({ ...MAPI, namespace: c.mapiNamespace, name: 'doomed' })
         .then(
           () => false,
           (err: { code?: number }) => err.code === 404,
@@ -409,11 +386,7 @@ describe('sync controller (AWS)', function () {
     await createMapi(c, awsMachineSet('resilient', c.mapiNamespace));
     await waitSynchronized(c, 'resilient');
     const before = (await getMirror(c, 'resilient'))!;
-    await api().deleteNamespacedCustomObject({
-      ...CAPI,
-      namespace: c.capiNamespace,
-      name: 'resilient',
-    });
+    await api().delete({ ...CAPI, namespace: c.capiNamespace, name: 'resilient' });
     await eventually(async () => {
       const mirror = await getMirror(c, 'resilient');
       expect(mirror?.metadata.uid).to.be.a('string').and.not.equal(before.metadata.uid);
@@ -427,10 +400,9 @@ describe('sync controller (AWS)', function () {
 
   it('never deletes a template it did not create', async () => {
     const c = await startTestController();
-    await api().createNamespacedCustomObject({
-      ...AWS_TEMPLATES,
-      namespace: c.capiNamespace,
-      body: {
+    await api().create(
+      { ...AWS_TEMPLATES, namespace: c.capiNamespace },
+      {
         apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
         kind: 'AWSMachineTemplate',
         metadata: {
@@ -439,7 +411,7 @@ describe('sync controller (AWS)', function () {
         },
         spec: { template: { spec: { instanceType: 'm6i.large' } } },
       },
-    });
+    );
     await createMapi(c, awsMachineSet('keep', c.mapiNamespace));
     await waitSynchronized(c, 'keep');
     await patchMapi(c, 'keep', [
@@ -472,11 +444,7 @@ describe('sync controller (AWS)', function () {
         before.metadata.generation,
       );
       // The way out the message names: delete the mirror; it comes back for the new cluster.
-      await api().deleteNamespacedCustomObject({
-        ...CAPI,
-        namespace: c.capiNamespace,
-        name: 'renamed',
-      });
+      await api().delete({ ...CAPI, namespace: c.capiNamespace, name: 'renamed' });
       await eventually(async () => {
         const mirror = await getMirror(c, 'renamed');
         expect(mirror?.spec.clusterName).to.equal('demo-xyz99');
@@ -511,17 +479,17 @@ describe('sync controller (AWS)', function () {
         arn: 'arn:aws:ec2:us-east-1::image/ami-0abcdef1234567890',
       };
       // A real owner: the garbage collector deletes objects whose owner does not exist.
-      const owner = await core().createNamespacedConfigMap({
-        namespace: ns,
-        body: { metadata: { name: 'machine-set-owner' } },
-      });
+      const owner = await api().create<KubeObject>(
+        { ...CONFIG_MAP, namespace: ns },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'machine-set-owner' } },
+      );
       const owned = awsMachineSet('foreign-owner', ns);
       owned.metadata.ownerReferences = [
         {
           apiVersion: 'v1',
           kind: 'ConfigMap',
           name: 'machine-set-owner',
-          uid: owner.metadata!.uid!,
+          uid: owner.metadata.uid!,
         },
       ];
       const noSelector = awsMachineSet('no-selector', ns);
@@ -577,7 +545,7 @@ describe('sync controller (AWS)', function () {
         expect(await getMirror(c, name)).to.equal(undefined);
       }
       await eventually(async () => {
-        const events = await core().listNamespacedEvent({ namespace: ns });
+        const events = await namespaceEvents(ns);
         const failed = events.items.filter(
           (e) => e.reason === 'FailedToConvertMAPIMachineSetToCAPI',
         );

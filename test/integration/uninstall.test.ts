@@ -8,11 +8,10 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import { FINALIZER, MAPI_MACHINE_FINALIZER } from '../../src/model/markers.js';
-import { controlPlane } from '../support/cluster.js';
+import { adminObjects, controlPlane } from '../support/cluster.js';
 import {
   awsMachineSet,
   CAPI,
-  customObjects,
   DEFAULT_INFRASTRUCTURE,
   MAPI,
   setInfrastructure,
@@ -50,39 +49,30 @@ describe('uninstall: hack/release-finalizers.sh', function () {
 
   it('releases only our finalizer from MachineSets and Machines on both sides, so that deletions finish without the controller', async () => {
     const c = await startTestController();
-    const api = customObjects();
+    const api = adminObjects();
     const plain = awsMachineSet('worker-plain', c.mapiNamespace);
     const shared = awsMachineSet('worker-shared', c.mapiNamespace);
     // another controller's finalizer first, so ours is not at index 0
     shared.metadata.finalizers = [OTHER_FINALIZER];
     for (const body of [plain, shared]) {
-      await api.createNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, body });
+      await api.create({ ...MAPI, namespace: c.mapiNamespace }, body);
       await eventually(async () => {
-        const current = (await api.getNamespacedCustomObject({
+        const current = await api.get<MapiMachineSet>({
           ...MAPI,
           namespace: c.mapiNamespace,
           name: body.metadata.name,
-        })) as MapiMachineSet;
-        await api.replaceNamespacedCustomObjectStatus({
-          ...MAPI,
-          namespace: c.mapiNamespace,
-          name: body.metadata.name,
-          body: { ...current, status: { ...current.status, authoritativeAPI: 'MachineAPI' } },
         });
+        await api.replace(
+          { ...MAPI, namespace: c.mapiNamespace, name: body.metadata.name },
+          { ...current, status: { ...current.status, authoritativeAPI: 'MachineAPI' } },
+          { subresource: 'status' },
+        );
       });
     }
     const getMapi = async (name: string) =>
-      (await api.getNamespacedCustomObject({
-        ...MAPI,
-        namespace: c.mapiNamespace,
-        name,
-      })) as MapiMachineSet;
+      await api.get<MapiMachineSet>({ ...MAPI, namespace: c.mapiNamespace, name });
     const getMirror = async (name: string) =>
-      (await api.getNamespacedCustomObject({
-        ...CAPI,
-        namespace: c.capiNamespace,
-        name,
-      })) as CapiMachineSet;
+      await api.get<CapiMachineSet>({ ...CAPI, namespace: c.capiNamespace, name });
     for (const name of ['worker-plain', 'worker-shared']) {
       await eventually(async () => {
         expect((await getMapi(name)).metadata.finalizers).to.include(FINALIZER);
@@ -142,11 +132,7 @@ describe('uninstall: hack/release-finalizers.sh', function () {
     expect((await getMirror('worker-shared')).metadata.finalizers ?? []).to.deep.equal([]);
 
     // with the controller stopped, deletion completes only because the finalizer is gone
-    await api.deleteNamespacedCustomObject({
-      ...MAPI,
-      namespace: c.mapiNamespace,
-      name: 'worker-plain',
-    });
+    await api.delete({ ...MAPI, namespace: c.mapiNamespace, name: 'worker-plain' });
     await eventually(async () => {
       const gone = await getMapi('worker-plain').then(
         () => false,
@@ -163,7 +149,7 @@ describe('uninstall: hack/release-finalizers.sh', function () {
       .filter((name) => name.startsWith('worker-shared'))
       .sort();
     const gone = async (where: typeof MAPI_MACHINES, namespace: string, name: string) =>
-      api.getNamespacedCustomObject({ ...where, namespace, name }).then(
+      api.get({ ...where, namespace, name }).then(
         () => false,
         (err: unknown) => {
           if (isNotFound(err)) return true;
@@ -171,16 +157,8 @@ describe('uninstall: hack/release-finalizers.sh', function () {
         },
       );
     expect(mapiMachine && capiMachine, JSON.stringify(machines.mapi)).to.be.a('string');
-    await api.deleteNamespacedCustomObject({
-      ...MAPI_MACHINES,
-      namespace: c.mapiNamespace,
-      name: mapiMachine!,
-    });
-    await api.deleteNamespacedCustomObject({
-      ...CAPI_MACHINES,
-      namespace: c.capiNamespace,
-      name: capiMachine!,
-    });
+    await api.delete({ ...MAPI_MACHINES, namespace: c.mapiNamespace, name: mapiMachine! });
+    await api.delete({ ...CAPI_MACHINES, namespace: c.capiNamespace, name: capiMachine! });
     await eventually(
       async () => {
         expect(await gone(MAPI_MACHINES, c.mapiNamespace, mapiMachine!), 'MAPI Machine').to.equal(

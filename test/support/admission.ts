@@ -1,7 +1,6 @@
 // The project's admission policies (manifests/admission-policies.yaml) installed for a test's own
 // namespaces, as cluster-scoped objects of their own, and removed after the test.
-import { KubernetesObjectApi } from '@kubernetes/client-node';
-import { adminConfig } from './cluster.js';
+import { adminObjects } from './cluster.js';
 import { loadManifests, rewriteManifests, type ManifestObject } from './manifests.js';
 
 const POLICY_KINDS = new Set(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
@@ -34,11 +33,11 @@ export async function installAdmissionPolicies(options: {
   /** The user the controller runs as, exempted in place of its ServiceAccount's. */
   controllerUser?: string;
 }): Promise<ManifestObject[]> {
-  const client = KubernetesObjectApi.makeApiClient(adminConfig());
+  const client = adminObjects();
   const objects = await admissionPolicies(options);
   for (const object of objects) {
     try {
-      await client.create(object);
+      await client.create(await client.locate(object), object);
       installed.push(object);
     } catch (err) {
       if ((err as { code?: number }).code !== 409) throw err;
@@ -49,12 +48,15 @@ export async function installAdmissionPolicies(options: {
 
 /** Deletes the policies installed since the last call. */
 export async function deleteAdmissionPolicies(): Promise<void> {
-  const client = KubernetesObjectApi.makeApiClient(adminConfig());
+  const client = adminObjects();
   // bindings first: a binding without its policy is an error the API server logs
   const objects = installed.splice(0).reverse();
   for (const object of objects) {
-    await client.delete(object).catch((err: { code?: number }) => {
-      if (err.code !== 404) throw err;
-    });
+    await client
+      .locate(object)
+      .then((at) => client.delete(at))
+      .catch((err: { code?: number }) => {
+        if (err.code !== 404) throw err;
+      });
   }
 }

@@ -2,8 +2,8 @@
 // hack/control-plane.ts) need before they act on MachineSets and Machines in a namespace: until
 // the Cluster named in spec.clusterName exists, the MachineSet reconciler only returns errors.
 import { readFile } from 'node:fs/promises';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import { adminConfig, controlPlane } from './cluster.js';
+import { SECRET } from '../../src/kube/builtin-resources.js';
+import { adminObjects, controlPlane } from './cluster.js';
 import { DEFAULT_INFRASTRUCTURE } from './controller.js';
 import { eventually } from './eventually.js';
 
@@ -58,27 +58,27 @@ export async function createCapiCluster(
   options: CapiClusterOptions = {},
 ): Promise<CapiCluster> {
   const name = options.name ?? DEFAULT_INFRASTRUCTURE.infrastructureName;
-  const kc = adminConfig();
-  const api = kc.makeApiClient(CustomObjectsApi);
+  const api = adminObjects();
   const server = new URL(controlPlane().server);
 
   const kubeconfigSecret = `${name}-kubeconfig`;
-  await kc.makeApiClient(CoreV1Api).createNamespacedSecret({
-    namespace,
-    body: {
+  await api.create(
+    { ...SECRET, namespace },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
       metadata: { name: kubeconfigSecret, labels: { 'cluster.x-k8s.io/cluster-name': name } },
       type: 'cluster.x-k8s.io/secret',
       stringData: { value: await readFile(controlPlane().kubeconfigPath, 'utf8') },
     },
-  });
+  );
 
   let infrastructureRef = options.infrastructureRef;
   if (!infrastructureRef) {
     infrastructureRef = { apiGroup: AWS_CLUSTERS.group, kind: 'AWSCluster', name };
-    await api.createNamespacedCustomObject({
-      ...AWS_CLUSTERS,
-      namespace,
-      body: {
+    await api.create(
+      { ...AWS_CLUSTERS, namespace },
+      {
         apiVersion: `${AWS_CLUSTERS.group}/${AWS_CLUSTERS.version}`,
         kind: 'AWSCluster',
         metadata: { name, annotations: { 'cluster.x-k8s.io/managed-by': 'cluster-capi-operator' } },
@@ -87,19 +87,17 @@ export async function createCapiCluster(
           controlPlaneEndpoint: { host: server.hostname, port: Number(server.port) },
         },
       },
-    });
-    await api.patchNamespacedCustomObjectStatus({
-      ...AWS_CLUSTERS,
-      namespace,
-      name,
-      body: [{ op: 'add', path: '/status', value: { ready: true } }],
-    });
+    );
+    await api.patch(
+      { ...AWS_CLUSTERS, namespace, name },
+      { type: 'json', operations: [{ op: 'add', path: '/status', value: { ready: true } }] },
+      { subresource: 'status' },
+    );
   }
 
-  const created = (await api.createNamespacedCustomObject({
-    ...CAPI_CLUSTERS,
-    namespace,
-    body: {
+  const created = await api.create<{ metadata: { uid: string } }>(
+    { ...CAPI_CLUSTERS, namespace },
+    {
       apiVersion: `${CAPI_CLUSTERS.group}/${CAPI_CLUSTERS.version}`,
       kind: 'Cluster',
       metadata: { name },
@@ -109,16 +107,14 @@ export async function createCapiCluster(
         infrastructureRef,
       },
     },
-  })) as { metadata: { uid: string } };
+  );
 
   if (options.waitForClusterApi ?? true) {
     await eventually(
       async () => {
-        const cluster = (await api.getNamespacedCustomObject({
-          ...CAPI_CLUSTERS,
-          namespace,
-          name,
-        })) as { metadata: { finalizers?: string[] } };
+        const cluster = await api.get<{
+          metadata: { finalizers?: string[] };
+        }>({ ...CAPI_CLUSTERS, namespace, name });
         if (!cluster.metadata.finalizers?.includes(CAPI_CLUSTER_FINALIZER)) {
           throw new Error(`Cluster API has not taken Cluster ${namespace}/${name} in hand yet`);
         }

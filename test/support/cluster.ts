@@ -1,14 +1,20 @@
 // Helpers that give each test its own namespaces and clients on the shared control plane.
 import { randomBytes } from 'node:crypto';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane, IdentityName } from '../../hack/control-plane.js';
+import { NAMESPACE, SERVICE_ACCOUNT } from '../../src/kube/builtin-resources.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
+import { objectsFor } from './kube-client.js';
 
 let plane: ControlPlane | undefined;
+let admin: ObjectClient | undefined;
 const namespacesToDelete: string[] = [];
 
 export function setControlPlane(value: ControlPlane | undefined): void {
   plane = value;
+  admin?.close();
+  admin = undefined;
 }
 
 export function controlPlane(): ControlPlane {
@@ -20,6 +26,12 @@ export function controlPlane(): ControlPlane {
 /** A fresh admin KubeConfig (system:masters). */
 export function adminConfig(): KubeConfig {
   return loadKubeConfig({ path: controlPlane().kubeconfigPath, env: {} });
+}
+
+/** An administrator's object client (system:masters), one for the control plane's lifetime. */
+export function adminObjects(): ObjectClient {
+  admin ??= objectsFor(adminConfig());
+  return admin;
 }
 
 /**
@@ -43,21 +55,23 @@ export function uniqueName(prefix: string): string {
 /** Creates a namespace that is deleted after the current test. */
 export async function testNamespace(prefix = 'test'): Promise<string> {
   const name = uniqueName(prefix);
-  await adminConfig()
-    .makeApiClient(CoreV1Api)
-    .createNamespace({ body: { metadata: { name, labels: { 'mapi-capi-sync/test': 'true' } } } });
+  await adminObjects().create(NAMESPACE, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { 'mapi-capi-sync/test': 'true' } },
+  });
   namespacesToDelete.push(name);
   return name;
 }
 
 /** Deletes the namespaces created since the last call; the namespace controller finishes the job. */
 export async function deleteTestNamespaces(): Promise<void> {
-  const core = adminConfig().makeApiClient(CoreV1Api);
+  const objects = adminObjects();
   const names = namespacesToDelete.splice(0);
   await Promise.all(
     names.map(async (name) => {
       try {
-        await core.deleteNamespace({ name });
+        await objects.delete({ ...NAMESPACE, name });
       } catch (err) {
         if ((err as { code?: number }).code !== 404) throw err;
       }
@@ -73,13 +87,20 @@ export async function createLimitedIdentity(
   namespace: string,
   name: string,
 ): Promise<{ username: string; token: string; kubeConfig: KubeConfig }> {
-  const core = adminConfig().makeApiClient(CoreV1Api);
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
-  const request = await core.createNamespacedServiceAccountToken({
-    namespace,
-    name,
-    body: { spec: { audiences: [], expirationSeconds: 3600 } },
-  });
+  const objects = adminObjects();
+  await objects.create(
+    { ...SERVICE_ACCOUNT, namespace },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } },
+  );
+  const request = await objects.create<{ status?: { token?: string } }>(
+    { ...SERVICE_ACCOUNT, namespace, name },
+    {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { audiences: [], expirationSeconds: 3600 },
+    },
+    { subresource: 'token' },
+  );
   const token = request.status?.token;
   if (!token) throw new Error(`no token issued for service account ${namespace}/${name}`);
   const admin = adminConfig();

@@ -1,5 +1,5 @@
 // Runs the real controller in-process against the test control plane, one per test.
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { UNADMITTED_LABEL } from '../../hack/control-plane.js';
 import type { Infrastructure, KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import {
@@ -8,11 +8,13 @@ import {
   type RunningController,
 } from '../../src/controller/controller.js';
 import { converterFor } from '../../src/conversion/platforms.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
+import { INFRASTRUCTURE, INFRASTRUCTURE_NAME } from '../../src/kube/resources.js';
 import { createLogger, type Logger } from '../../src/logging.js';
 import { flightRecorder, type FlightRecorder } from './logger.js';
 import { clientFor } from './kube-client.js';
 import { installAdmissionPolicies } from './admission.js';
-import { adminConfig, controllerConfig, testNamespace } from './cluster.js';
+import { adminObjects, controllerConfig, testNamespace } from './cluster.js';
 import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
 
@@ -99,33 +101,26 @@ export async function stopTestControllers(): Promise<void> {
 /** Creates or replaces the cluster's Infrastructure "cluster", spec and status. */
 export async function setInfrastructure(
   status: NonNullable<Infrastructure['status']>,
-  api: CustomObjectsApi = adminConfig().makeApiClient(CustomObjectsApi),
+  api: ObjectClient = adminObjects(),
 ): Promise<void> {
-  const where = {
-    group: 'config.openshift.io',
-    version: 'v1',
-    plural: 'infrastructures',
-    name: 'cluster',
-  };
+  const where = { ...INFRASTRUCTURE, name: INFRASTRUCTURE_NAME };
   const type = status.platformStatus?.type ?? 'AWS';
   let current: Infrastructure;
   try {
-    current = (await api.getClusterCustomObject(where)) as Infrastructure;
+    current = await api.get<Infrastructure>(where);
   } catch {
-    current = (await api.createClusterCustomObject({
-      ...where,
-      body: {
-        apiVersion: 'config.openshift.io/v1',
-        kind: 'Infrastructure',
-        metadata: { name: 'cluster' },
-        spec: { platformSpec: { type } },
-      },
-    })) as Infrastructure;
+    current = await api.create<Infrastructure>(INFRASTRUCTURE, {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'Infrastructure',
+      metadata: { name: INFRASTRUCTURE_NAME },
+      spec: { platformSpec: { type } },
+    });
   }
-  await api.replaceClusterCustomObjectStatus({
-    ...where,
-    body: { ...current, status: { platform: type, ...status } },
-  });
+  await api.replace(
+    where,
+    { ...current, status: { platform: type, ...status } },
+    { subresource: 'status' },
+  );
 }
 
 /** The Infrastructure the control plane starts with (AWS, demo-abc12, us-east-1). */
@@ -187,14 +182,6 @@ export const AWS_TEMPLATES = {
   plural: 'awsmachinetemplates',
 };
 
-export function customObjects(): CustomObjectsApi {
-  return adminConfig().makeApiClient(CustomObjectsApi);
-}
-
-export function core(): CoreV1Api {
-  return adminConfig().makeApiClient(CoreV1Api);
-}
-
 type Authority = 'MachineAPI' | 'ClusterAPI';
 
 /**
@@ -206,28 +193,22 @@ export async function createMachineSet(
   namespace: string,
   body: MapiMachineSet,
   authority: Authority = 'MachineAPI',
-  api: CustomObjectsApi = customObjects(),
+  api: ObjectClient = adminObjects(),
 ): Promise<void> {
   const name = body.metadata.name;
-  await api.createNamespacedCustomObject({
-    ...MAPI,
-    namespace,
-    body: { ...body, spec: { ...body.spec, authoritativeAPI: authority } },
-  });
+  await api.create(
+    { ...MAPI, namespace },
+    { ...body, spec: { ...body.spec, authoritativeAPI: authority } },
+  );
   await eventually(async () => {
-    const current = (await api.getNamespacedCustomObject({
-      ...MAPI,
-      namespace,
-      name,
-    })) as MapiMachineSet;
+    const current = await api.get<MapiMachineSet>({ ...MAPI, namespace, name });
     if (current.status?.authoritativeAPI === authority) return;
     if (!current.status?.authoritativeAPI) {
-      await api.replaceNamespacedCustomObjectStatus({
-        ...MAPI,
-        namespace,
-        name,
-        body: { ...current, status: { ...current.status, authoritativeAPI: authority } },
-      });
+      await api.replace(
+        { ...MAPI, namespace, name },
+        { ...current, status: { ...current.status, authoritativeAPI: authority } },
+        { subresource: 'status' },
+      );
     }
     throw new Error(`status.authoritativeAPI of ${namespace}/${name} is not ${authority} yet`);
   });
@@ -241,14 +222,16 @@ export async function setAuthority(
   namespace: string,
   name: string,
   authority: Authority | 'Migrating',
-  api: CustomObjectsApi = customObjects(),
+  api: ObjectClient = adminObjects(),
 ): Promise<void> {
   await eventually(() =>
-    api.patchNamespacedCustomObjectStatus({
-      ...MAPI,
-      namespace,
-      name,
-      body: [{ op: 'replace', path: '/status/authoritativeAPI', value: authority }],
-    }),
+    api.patch(
+      { ...MAPI, namespace, name },
+      {
+        type: 'json',
+        operations: [{ op: 'replace', path: '/status/authoritativeAPI', value: authority }],
+      },
+      { subresource: 'status' },
+    ),
   );
 }

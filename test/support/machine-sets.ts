@@ -1,6 +1,7 @@
 // Reading both sides of a MachineSet in the integration tests: undefined when it does not exist.
 import type { CapiMachineSet, MapiMachineSet } from '../../src/api/types.js';
-import { CAPI, customObjects, MAPI } from './controller.js';
+import { CAPI, MAPI } from './controller.js';
+import { adminObjects } from './cluster.js';
 
 interface Namespaces {
   mapiNamespace: string;
@@ -13,13 +14,13 @@ const notFound = (err: unknown) => {
 };
 
 export async function getMapi(c: Namespaces, name: string): Promise<MapiMachineSet | undefined> {
-  return customObjects()
-    .getNamespacedCustomObject({ ...MAPI, namespace: c.mapiNamespace, name })
+  return adminObjects()
+    .get({ ...MAPI, namespace: c.mapiNamespace, name })
     .then((o) => o as MapiMachineSet, notFound);
 }
 
 export async function getCapi(c: Namespaces, name: string): Promise<CapiMachineSet | undefined> {
-  return customObjects()
-    .getNamespacedCustomObject({ ...CAPI, namespace: c.capiNamespace, name })
+  return adminObjects()
+    .get({ ...CAPI, namespace: c.capiNamespace, name })
     .then((o) => o as CapiMachineSet, notFound);
 }

@@ -1,6 +1,6 @@
 // Reading the Machines of both sides in the integration tests.
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../src/api/types.js';
-import { customObjects } from './controller.js';
+import { adminObjects } from './cluster.js';
 
 export const MAPI_MACHINES = {
   group: 'machine.openshift.io',
@@ -20,9 +20,7 @@ interface Namespaces {
 }
 
 async function list<T>(where: typeof MAPI_MACHINES, namespace: string): Promise<T[]> {
-  const answer = (await customObjects().listNamespacedCustomObject({ ...where, namespace })) as {
-    items: T[];
-  };
+  const answer = await adminObjects().list<T>({ ...where, namespace });
   return answer.items;
 }
 

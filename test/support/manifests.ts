@@ -2,16 +2,16 @@
 // namespaces, and the RBAC they grant to the controller's ServiceAccount.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  loadAllYaml,
-  type KubernetesObject,
-  type V1ClusterRole,
-  type V1ClusterRoleBinding,
-  type V1PolicyRule,
-  type V1Role,
-  type V1RoleBinding,
-  type RbacV1Subject,
+import type {
+  KubernetesObject,
+  V1ClusterRole,
+  V1ClusterRoleBinding,
+  V1PolicyRule,
+  V1Role,
+  V1RoleBinding,
+  RbacV1Subject,
 } from '@kubernetes/client-node';
+import { loadAll } from 'js-yaml';
 
 export const MANIFESTS_DIR = resolve(import.meta.dirname, '..', '..', 'manifests');
 export const KUSTOMIZATION = 'kustomization.yaml';
@@ -43,11 +43,11 @@ export async function manifestFiles(): Promise<string[]> {
     .sort();
 }
 
-/** Every object in manifests/*.yaml, in file order. */
+/** Every object in manifests/*.yaml, in file order, exactly as written (no model round trip). */
 export async function loadManifests(): Promise<ManifestObject[]> {
   const objects: ManifestObject[] = [];
   for (const file of await manifestFiles()) {
-    const docs = loadAllYaml(await readFile(join(MANIFESTS_DIR, file), 'utf8')) as unknown[];
+    const docs = loadAll(await readFile(join(MANIFESTS_DIR, file), 'utf8'));
     for (const doc of docs) {
       if (doc === null || doc === undefined) continue;
       const object = doc as Partial<ManifestObject>;

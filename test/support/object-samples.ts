@@ -1,8 +1,7 @@
 // Samples every version of the objects of some kinds in some namespaces, by watching them: each
 // watch event is one sample, so no state an observer could have read is missed (a poll every
 // 100-200 ms would see a subset of these). Also lists them as they are now.
-import { CustomObjectsApi, Watch } from '@kubernetes/client-node';
-import { adminConfig } from './cluster.js';
+import { adminObjects } from './cluster.js';
 
 export interface Resource {
   group: string;
@@ -44,12 +43,12 @@ export async function sampleObjects(
   const samples: Sample[] = [];
   const failures: string[] = [];
   let stopping = false;
-  const watch = new Watch(adminConfig());
+  const objects = adminObjects();
   const aborts = await Promise.all(
     watched.map(({ resource, namespace }) => {
       const path = `/apis/${resource.group}/${resource.version}/namespaces/${namespace}/${resource.plural}`;
-      return watch.watch(
-        path,
+      return objects.watch(
+        { ...resource, namespace },
         {},
         (event: string, object: SampledObject) => {
           if (event === 'BOOKMARK' || event === 'ERROR') {
@@ -79,16 +78,12 @@ export async function sampleObjects(
 export async function currentObjects(
   watched: { resource: Resource; namespace: string }[],
 ): Promise<SampledObject[]> {
-  const api = adminConfig().makeApiClient(CustomObjectsApi);
+  const api = adminObjects();
   const lists = await Promise.all(
     watched.map(async ({ resource, namespace }) => {
-      const list = (await api.listNamespacedCustomObject({ ...resource, namespace })) as {
-        apiVersion: string;
-        kind: string;
-        items: SampledObject[];
-      };
-      const kind = list.kind.replace(/List$/, '');
-      return list.items.map((o) => ({ ...o, apiVersion: list.apiVersion, kind }));
+      const list = await api.list<SampledObject>({ ...resource, namespace });
+      const kind = (list.kind ?? '').replace(/List$/, '');
+      return list.items.map((o) => ({ ...o, apiVersion: list.apiVersion ?? '', kind }));
     }),
   );
   return lists.flat();

@@ -8,9 +8,10 @@
 // say so and are skipped without it.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KubernetesObjectApi, loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import { loadAll } from 'js-yaml';
 import { IDENTITIES } from '../../hack/control-plane.js';
-import { adminConfig } from './cluster.js';
+import type { KubeObject } from '../../src/api/types.js';
+import { adminObjects } from './cluster.js';
 import { CAPI_NAMESPACE, MAPI_NAMESPACE } from './manifests.js';
 
 export const OPENSHIFT_POLICIES_DIR = process.env.OPENSHIFT_ADMISSION_POLICIES;
@@ -19,7 +20,7 @@ export const OPENSHIFT_POLICIES_DIR = process.env.OPENSHIFT_ADMISSION_POLICIES;
 const EXEMPTION = 'check-only-non-service-account-requests';
 const CAPI_CONTROLLERS = `"${IDENTITIES['cluster-api']}"`;
 
-interface Policy extends KubernetesObject {
+interface Policy extends KubeObject {
   spec?: {
     policyName?: string;
     matchConditions?: { name: string; expression: string }[];
@@ -31,7 +32,7 @@ export async function installOpenShiftPolicies(options: {
   capiNamespace: string;
   /** Add this controller's user to their exemptions. */
   exemptController: boolean;
-}): Promise<KubernetesObject[]> {
+}): Promise<KubeObject[]> {
   if (!OPENSHIFT_POLICIES_DIR) throw new Error('OPENSHIFT_ADMISSION_POLICIES is not set');
   const namespaces: Record<string, string> = {
     [MAPI_NAMESPACE]: options.mapiNamespace,
@@ -51,7 +52,7 @@ export async function installOpenShiftPolicies(options: {
     (f) => f.endsWith('.yaml') && f !== 'kustomization.yaml',
   );
   for (const file of files.sort()) {
-    for (const doc of loadAllYaml(await readFile(join(OPENSHIFT_POLICIES_DIR, file), 'utf8'))) {
+    for (const doc of loadAll(await readFile(join(OPENSHIFT_POLICIES_DIR, file), 'utf8'))) {
       const object = rewrite(doc) as Policy | null;
       if (!object?.kind?.startsWith('ValidatingAdmissionPolicy')) continue;
       object.metadata = { ...object.metadata, name: `${object.metadata?.name}-${suffix}` };
@@ -71,16 +72,19 @@ export async function installOpenShiftPolicies(options: {
     }
   }
   if (objects.length === 0) throw new Error(`no policies in ${OPENSHIFT_POLICIES_DIR}`);
-  const client = KubernetesObjectApi.makeApiClient(adminConfig());
-  for (const object of objects) await client.create(object);
+  const client = adminObjects();
+  for (const object of objects) await client.create(await client.locate(object), object);
   return objects;
 }
 
-export async function deleteObjects(objects: KubernetesObject[]): Promise<void> {
-  const client = KubernetesObjectApi.makeApiClient(adminConfig());
+export async function deleteObjects(objects: KubeObject[]): Promise<void> {
+  const client = adminObjects();
   for (const object of [...objects].reverse()) {
-    await client.delete(object).catch((err: { code?: number }) => {
-      if (err.code !== 404) throw err;
-    });
+    await client
+      .locate(object)
+      .then((at) => client.delete(at))
+      .catch((err: { code?: number }) => {
+        if (err.code !== 404) throw err;
+      });
   }
 }

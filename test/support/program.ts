@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { MapiMachineSet } from '../../src/api/types.js';
-import { controlPlane } from './cluster.js';
-import { awsMachineSet, customObjects, MAPI } from './controller.js';
+import { adminObjects, controlPlane } from './cluster.js';
+import { awsMachineSet, MAPI } from './controller.js';
 import { eventually } from './eventually.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -123,27 +123,21 @@ export async function killPrograms(): Promise<void> {
 
 /** Creates an AWS MachineSet with status.authoritativeAPI MachineAPI. */
 export async function createAwsMachineSet(namespace: string, name: string): Promise<void> {
-  await customObjects().createNamespacedCustomObject({
-    ...MAPI,
-    namespace,
-    body: awsMachineSet(name, namespace),
-  });
-  await customObjects().patchNamespacedCustomObjectStatus({
-    ...MAPI,
-    namespace,
-    name,
-    body: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
-  });
+  await adminObjects().create({ ...MAPI, namespace }, awsMachineSet(name, namespace));
+  await adminObjects().patch(
+    { ...MAPI, namespace, name },
+    {
+      type: 'json',
+      operations: [{ op: 'add', path: '/status', value: { authoritativeAPI: 'MachineAPI' } }],
+    },
+    { subresource: 'status' },
+  );
 }
 
 export async function synchronizedStatus(
   namespace: string,
   name: string,
 ): Promise<string | undefined> {
-  const mapi = (await customObjects().getNamespacedCustomObject({
-    ...MAPI,
-    namespace,
-    name,
-  })) as MapiMachineSet;
+  const mapi = await adminObjects().get<MapiMachineSet>({ ...MAPI, namespace, name });
   return mapi.status?.conditions?.find((c) => c.type === 'Synchronized')?.status;
 }

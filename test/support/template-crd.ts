@@ -3,9 +3,8 @@
 // materialised: a later diff against the stored template settles instead of rewriting forever.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { ConversionContext, PlatformConverter } from '../../src/conversion/types.js';
-import { adminConfig } from './cluster.js';
+import { adminObjects } from './cluster.js';
 
 export interface StoredTemplate {
   spec: { template: { spec: Record<string, unknown> } };
@@ -20,18 +19,12 @@ export async function dryRunCreateTemplate(
 ): Promise<StoredTemplate> {
   const { apiVersion, kind, plural } = converter.template;
   const [group, version] = apiVersion.split('/') as [string, string];
-  return (await adminConfig()
-    .makeApiClient(CustomObjectsApi)
-    .createNamespacedCustomObject({
-      group,
-      version,
-      plural,
-      namespace,
-      body: { apiVersion, kind, metadata: { name }, spec: { template: { spec: templateSpec } } },
-      dryRun: 'All',
-      // Strict: a field the CRD does not know would be an error, not silently pruned.
-      fieldValidation: 'Strict',
-    })) as StoredTemplate;
+  return await adminObjects().create<StoredTemplate>(
+    { group, version, plural, namespace },
+    { apiVersion, kind, metadata: { name }, spec: { template: { spec: templateSpec } } },
+    // Strict: a field the CRD does not know would be an error, not silently pruned.
+    { dryRun: true, fieldValidation: 'Strict' },
+  );
 }
 
 /**

@@ -1,9 +1,11 @@
-// What `migrate` reads and writes beyond the plugin's lists: the Infrastructure (for the checks),
-// the ClusterOperator, and its one write, a MachineSet's spec.authoritativeAPI. Every request is
-// bounded in time; a failure is one line (PluginError).
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+// What `migrate` reads and writes beyond the plugin's lists: the Infrastructure (for the checks,
+// read as `check` reads it), the ClusterOperator, and its one write, a MachineSet's
+// spec.authoritativeAPI. Every request goes through the controller's transport and is bounded in
+// time; a failure is one line (PluginError).
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { Infrastructure, MapiCondition } from '../../api/types.js';
-import { createApiClient } from '../../kube/api-client.js';
+import { CLUSTER_OPERATOR } from '../../kube/builtin-resources.js';
+import { clusterAccess } from '../../kube/cluster-access.js';
 import {
   describeError,
   isConflict,
@@ -11,25 +13,16 @@ import {
   isUnappliedJsonPatch,
   statusCode,
 } from '../../kube/errors.js';
-import {
-  INFRASTRUCTURE,
-  INFRASTRUCTURE_NAME,
-  MAPI_MACHINE_SET,
-  type Resource,
-} from '../../kube/resources.js';
+import { KubeClient } from '../../kube/http-client.js';
+import { KubeConfigError } from '../../kube/kubeconfig.js';
+import { ObjectClient } from '../../kube/objects.js';
+import { INFRASTRUCTURE, MAPI_MACHINE_SET } from '../../kube/resources.js';
+import { getInfrastructure } from '../check/cluster.js';
 import { describeReadError, PluginError } from '../plugin/cluster.js';
 import type { Authority } from './flags.js';
 import type { OperatorState } from './plan.js';
 
 const REQUEST_TIMEOUT_MS = 20_000;
-
-const CLUSTER_OPERATOR: Resource = {
-  group: 'config.openshift.io',
-  version: 'v1',
-  plural: 'clusteroperators',
-  kind: 'ClusterOperator',
-  namespaced: false,
-};
 
 export interface MigrateClient {
   infrastructure(): Promise<Infrastructure | undefined>;
@@ -47,20 +40,27 @@ export interface MigrateClient {
   ): Promise<void>;
 }
 
-export function migrateClient(kubeConfig: KubeConfig): MigrateClient {
-  const api = createApiClient(kubeConfig, CustomObjectsApi, { timeoutMs: REQUEST_TIMEOUT_MS });
-  const server = kubeConfig.getCurrentCluster()?.server ?? '(no server)';
+export function migrateClient(
+  kubeConfig: KubeConfig,
+  env: Record<string, string | undefined> = process.env,
+): MigrateClient {
+  let client: KubeClient;
+  try {
+    client = new KubeClient(clusterAccess(kubeConfig, { env }), {
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      userAgent: 'kubectl-mapi_capi_sync',
+    });
+  } catch (err) {
+    if (err instanceof KubeConfigError) throw new PluginError(err.message, { cause: err });
+    throw err;
+  }
+  const objects = new ObjectClient(client);
+  const server = client.server;
   return {
     async infrastructure() {
       try {
-        return (await api.getClusterCustomObject({
-          group: INFRASTRUCTURE.group,
-          version: INFRASTRUCTURE.version,
-          plural: INFRASTRUCTURE.plural,
-          name: INFRASTRUCTURE_NAME,
-        })) as Infrastructure;
+        return await getInfrastructure(client);
       } catch (err) {
-        if (isNotFound(err)) return undefined;
         throw new PluginError(describeReadError(err, INFRASTRUCTURE, server), { cause: err });
       }
     },
@@ -68,12 +68,7 @@ export function migrateClient(kubeConfig: KubeConfig): MigrateClient {
       if (name === '') return { kind: 'unchecked' };
       let object: { status?: { conditions?: MapiCondition[] } };
       try {
-        object = (await api.getClusterCustomObject({
-          group: CLUSTER_OPERATOR.group,
-          version: CLUSTER_OPERATOR.version,
-          plural: CLUSTER_OPERATOR.plural,
-          name,
-        })) as typeof object;
+        object = await objects.get<typeof object>({ ...CLUSTER_OPERATOR, name });
       } catch (err) {
         if (isNotFound(err)) return { kind: 'absent' };
         return { kind: 'unreadable', message: describeReadError(err, CLUSTER_OPERATOR, server) };
@@ -87,17 +82,16 @@ export function migrateClient(kubeConfig: KubeConfig): MigrateClient {
     },
     async setAuthority(namespace, name, resourceVersion, target) {
       try {
-        await api.patchNamespacedCustomObject({
-          group: MAPI_MACHINE_SET.group,
-          version: MAPI_MACHINE_SET.version,
-          plural: MAPI_MACHINE_SET.plural,
-          namespace,
-          name,
-          body: [
-            { op: 'test', path: '/metadata/resourceVersion', value: resourceVersion },
-            { op: 'add', path: '/spec/authoritativeAPI', value: target },
-          ],
-        });
+        await objects.patch(
+          { ...MAPI_MACHINE_SET, namespace, name },
+          {
+            type: 'json',
+            operations: [
+              { op: 'test', path: '/metadata/resourceVersion', value: resourceVersion },
+              { op: 'add', path: '/spec/authoritativeAPI', value: target },
+            ],
+          },
+        );
       } catch (err) {
         const code = statusCode(err);
         const why =
