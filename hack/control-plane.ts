@@ -21,6 +21,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { CUSTOM_RESOURCE_DEFINITION } from '../src/kube/builtin-resources.js';
 import { clusterAccess } from '../src/kube/cluster-access.js';
+import { currentContext } from '../src/kube/kubeconfig.js';
 import { KubeClient } from '../src/kube/http-client.js';
 import { ObjectClient } from '../src/kube/objects.js';
 
@@ -845,7 +846,7 @@ async function ensureClusterConfig(kubeConfig: KubeConfig): Promise<void> {
 /** The object client the control plane sets itself up with (the controller's transport). */
 function setupClient(kubeConfig: KubeConfig): ObjectClient {
   return new ObjectClient(
-    new KubeClient(clusterAccess(kubeConfig), { userAgent: 'local-control-plane' }),
+    new KubeClient(clusterAccess(currentContext(kubeConfig)), { userAgent: 'local-control-plane' }),
   );
 }
 

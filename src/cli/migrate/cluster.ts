@@ -6,6 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Infrastructure, MapiCondition } from '../../api/types.js';
 import { CLUSTER_OPERATOR } from '../../kube/builtin-resources.js';
 import { clusterAccess } from '../../kube/cluster-access.js';
+import { currentContext } from '../../kube/kubeconfig.js';
 import {
   describeError,
   isConflict,
@@ -46,7 +47,7 @@ export function migrateClient(
 ): MigrateClient {
   let client: KubeClient;
   try {
-    client = new KubeClient(clusterAccess(kubeConfig, { env }), {
+    client = new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
       timeoutMs: REQUEST_TIMEOUT_MS,
       userAgent: 'kubectl-mapi_capi_sync',
     });
