@@ -17,16 +17,13 @@ import { runMachinesScenario } from './bench/machines-scenario.js';
 import { renderTable, renderWrites, type BenchResults } from './bench/report.js';
 import { CAPI_NAMESPACE, MAPI_NAMESPACE, runSubject } from './bench/run.js';
 
-/** How many MachineSets the floor script writes for at a time. */
-const FLOOR_CONCURRENCY = 8;
-
 async function runSideBySide(options: SyncBenchOptions): Promise<void> {
-  const { machineSets, workers, phases } = options;
+  const { machineSets, workers, floorConcurrency, phases } = options;
   buildProgram();
   const results: BenchResults = {
     machineSets,
     workers,
-    floorConcurrency: FLOOR_CONCURRENCY,
+    floorConcurrency,
     startedAt: new Date().toISOString(),
     cpus: availableParallelism(),
     runs: [],
@@ -53,7 +50,7 @@ async function runSideBySide(options: SyncBenchOptions): Promise<void> {
         new FloorProcess({
           kubeconfigPath: plane.kubeconfigPath,
           ...namespaces,
-          concurrency: FLOOR_CONCURRENCY,
+          concurrency: floorConcurrency,
           logDir,
         }),
     ),

@@ -12,6 +12,9 @@ export interface PhaseResult {
   cpuSeconds: number;
   /** The process's peak resident set size at the end of the phase, MiB; undefined when no process ran. */
   peakRssMiB?: number;
+  /** CPU seconds of kube-apiserver and of etcd during the phase (what serving the subject cost). */
+  apiServerCpuSeconds?: number;
+  etcdCpuSeconds?: number;
 }
 
 export interface SubjectResult {
@@ -50,7 +53,17 @@ const ROWS: Row[] = [
   { label: 'CPU s', value: (p) => p.cpuSeconds, digits: 2 },
   { label: 'CPU ms per MachineSet', value: (p, n) => (p.cpuSeconds * 1000) / n, digits: 1 },
   { label: 'peak RSS, MiB', value: (p) => p.peakRssMiB, digits: 0 },
+  { label: 'API server CPU s', value: (p) => p.apiServerCpuSeconds, digits: 2 },
+  { label: 'etcd CPU s', value: (p) => p.etcdCpuSeconds, digits: 2 },
+  { label: 'API server CPU ms per write', value: apiServerMsPerWrite, digits: 2 },
 ];
+
+/** On two cores the API server is the limit: what each write cost it (reads and watches included). */
+export function apiServerMsPerWrite(phase: PhaseResult): number | undefined {
+  const writes = Object.values(phase.writes).reduce((sum, n) => sum + n, 0);
+  if (phase.apiServerCpuSeconds === undefined || writes === 0) return undefined;
+  return (phase.apiServerCpuSeconds * 1000) / writes;
+}
 
 function format(value: number | undefined, digits: number): string {
   return value === undefined ? '—' : value.toFixed(digits);

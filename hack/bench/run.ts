@@ -21,6 +21,7 @@ import { startControlPlane, type ControlPlane } from '../control-plane.js';
 import type { Phase } from './cli.js';
 import { countWrite, totalWrites, writeDelta, writeKey, type WriteCounts } from './metrics.js';
 import { MachineSetObserver } from './observer.js';
+import { readProcessUsage } from './process-usage.js';
 import type { PhaseResult, SubjectResult } from './report.js';
 import { scrapeWrites } from './scrape.js';
 import type { Subject } from './subject.js';
@@ -161,6 +162,7 @@ async function runPhase(
   const own: WriteCounts = {};
   const before = await scrapeWrites(plane.kubeConfig);
   const usageBefore = subject.usage();
+  const servingBefore = servingCpu(plane);
   const start = performance.now();
   switch (phase) {
     case 'initial':
@@ -193,6 +195,7 @@ async function runPhase(
   if (phase !== 'idle') await quiet(plane, subject);
   const writes = writeDelta(before, await scrapeWrites(plane.kubeConfig), own);
   const usageAfter = subject.usage();
+  const serving = servingCpu(plane);
   const sameProcess = usageBefore && usageAfter && usageBefore.process === usageAfter.process;
   const cpuSeconds = (usageAfter?.cpuSeconds ?? 0) - (sameProcess ? usageBefore.cpuSeconds : 0);
   return {
@@ -203,7 +206,19 @@ async function runPhase(
     ...(usageAfter?.peakRssBytes !== undefined
       ? { peakRssMiB: usageAfter.peakRssBytes / 1024 / 1024 }
       : {}),
+    apiServerCpuSeconds: serving.apiServer - servingBefore.apiServer,
+    etcdCpuSeconds: serving.etcd - servingBefore.etcd,
   };
+}
+
+/**
+ * CPU seconds so far of kube-apiserver and etcd. Besides the subject they serve the bench's own
+ * watches and its edits of the rotation, the same for every subject.
+ */
+function servingCpu(plane: ControlPlane): { apiServer: number; etcd: number } {
+  const cpu = (pid: number | undefined) =>
+    pid === undefined ? 0 : (readProcessUsage(pid)?.cpuSeconds ?? 0);
+  return { apiServer: cpu(plane.pids['kube-apiserver']), etcd: cpu(plane.pids.etcd) };
 }
 
 /** A fresh control plane for one subject, its phases, and everything torn down afterwards. */

@@ -6,20 +6,27 @@ const NOW = new Date('2026-01-02T03:04:05.678Z');
 describe('bench command line', () => {
   it('defaults to the sync scenario: 1000 MachineSets, 4 workers, every phase, a temp file', () => {
     const options = parseBenchArgs([], NOW);
-    expect(options).to.include({ scenario: 'sync', machineSets: 1000, workers: 4 });
+    expect(options).to.include({
+      scenario: 'sync',
+      machineSets: 1000,
+      workers: 4,
+      floorConcurrency: 32,
+    });
     expect(options).to.have.deep.property('phases', ['initial', 'rotation', 'idle', 'restart']);
     expect(options)
       .to.have.property('out')
       .that.match(/mapi-capi-sync-bench-2026-01-02T03-04-05-678Z\.json$/);
   });
 
-  it('takes N, W, the phases (run in their own order) and the output path', () => {
+  it('takes N, W, the floor’s concurrency, the phases (run in their own order) and the output path', () => {
     expect(
       parseBenchArgs([
         '--machinesets',
         '50',
         '--workers',
         '8',
+        '--floor-concurrency',
+        '16',
         '--phases',
         'idle,initial',
         '--out',
@@ -29,6 +36,7 @@ describe('bench command line', () => {
       scenario: 'sync',
       machineSets: 50,
       workers: 8,
+      floorConcurrency: 16,
       phases: ['initial', 'idle'],
       out: 'r.json',
     });
