@@ -17,14 +17,8 @@ import {
   type UserExtras,
 } from './current-context.js';
 
-export {
-  KubeConfigError,
-  NO_CLUSTER_MESSAGE,
-  SERVICE_ACCOUNT_DIR,
-  type CurrentContext,
-  type LoadKubeConfigOptions,
-  type UserExtras,
-};
+// What the loader hands over and how it fails, for the loader's callers.
+export * from './current-context.js';
 
 const extras = new WeakMap<User, UserExtras>();
 const sources = new WeakMap<KubeConfig, string>();

@@ -5,8 +5,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Infrastructure, MapiCondition } from '../../api/types.js';
 import { CLUSTER_OPERATOR } from '../../kube/builtin-resources.js';
-import { clusterAccess } from '../../kube/cluster-access.js';
-import { currentContext } from '../../kube/kubeconfig.js';
 import {
   describeError,
   isConflict,
@@ -14,16 +12,12 @@ import {
   isUnappliedJsonPatch,
   statusCode,
 } from '../../kube/errors.js';
-import { KubeClient } from '../../kube/http-client.js';
-import { KubeConfigError } from '../../kube/kubeconfig.js';
 import { ObjectClient } from '../../kube/objects.js';
 import { INFRASTRUCTURE, MAPI_MACHINE_SET } from '../../kube/resources.js';
 import { getInfrastructure } from '../check/cluster.js';
-import { describeReadError, PluginError } from '../plugin/cluster.js';
+import { describeReadError, pluginClient, PluginError } from '../plugin/cluster.js';
 import type { Authority } from './flags.js';
 import type { OperatorState } from './plan.js';
-
-const REQUEST_TIMEOUT_MS = 20_000;
 
 export interface MigrateClient {
   infrastructure(): Promise<Infrastructure | undefined>;
@@ -45,16 +39,7 @@ export function migrateClient(
   kubeConfig: KubeConfig,
   env: Record<string, string | undefined> = process.env,
 ): MigrateClient {
-  let client: KubeClient;
-  try {
-    client = new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
-      timeoutMs: REQUEST_TIMEOUT_MS,
-      userAgent: 'kubectl-mapi_capi_sync',
-    });
-  } catch (err) {
-    if (err instanceof KubeConfigError) throw new PluginError(err.message, { cause: err });
-    throw err;
-  }
+  const client = pluginClient(kubeConfig, env);
   const objects = new ObjectClient(client);
   const server = client.server;
   return {

@@ -80,13 +80,13 @@ export interface ClusterReader {
   close(): void;
 }
 
-export function clusterReader(
+/** The plugin's client (`status`, `machines`, `migrate`): a kubeconfig problem is a PluginError. */
+export function pluginClient(
   kubeConfig: KubeConfig,
   env: Record<string, string | undefined> = process.env,
-): ClusterReader {
-  let client: KubeClient;
+): KubeClient {
   try {
-    client = new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
+    return new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
       timeoutMs: REQUEST_TIMEOUT_MS,
       userAgent: 'kubectl-mapi_capi_sync',
     });
@@ -94,6 +94,13 @@ export function clusterReader(
     if (err instanceof KubeConfigError) throw new PluginError(err.message, { cause: err });
     throw err;
   }
+}
+
+export function clusterReader(
+  kubeConfig: KubeConfig,
+  env: Record<string, string | undefined> = process.env,
+): ClusterReader {
+  const client = pluginClient(kubeConfig, env);
   const server = client.server;
   return {
     server,
