@@ -480,13 +480,14 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (ended) return;
         ended = true;
         this.clock.clearTimeout(watchdog);
+        // Also on a stop: a pending timer would keep the process alive for minutes.
+        this.clock.clearTimeout(idle);
         this.endWatch = undefined;
         handle?.abort();
         if (how.kind === 'stopped') {
           resolve(how);
           return;
         }
-        this.clock.clearTimeout(idle);
         const healthy = events > 0 || this.clock.now() - startedAt >= MIN_HEALTHY_WATCH_MS;
         resolve({ ...how, healthy, events });
       };

@@ -808,6 +808,13 @@ describe('Informer', () => {
       expect(informer.get('ns/a'), 'the store stays readable').to.not.equal(undefined);
     });
 
+    it('leaves no timer behind, so a process that stopped its informers can exit', async () => {
+      await startSynced([machineSet('a', '5')]);
+      expect(clock.pending(), 'the watch has its watchdog and idle timers').to.be.above(0);
+      await informer.stop();
+      expect(clock.pending()).to.equal(0);
+    });
+
     it('stops during a list: aborts it, rejects sync waiters, and lists no more', async () => {
       informer.start();
       await flush();
