@@ -5,7 +5,9 @@
 import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../api/types.js';
 import { SOURCE_ANNOTATION } from '../../model/markers.js';
 import { Reason } from '../conditions.js';
+import { convertMachineSet } from '../../conversion/machine-set/to-capi.js';
 import { convertForward, planForward, type ForwardKind } from '../forward.js';
+import { remembered } from '../remembered-conversion.js';
 import {
   adoptWithOwnedMetadata,
   createWithOwnedMetadata,
@@ -23,8 +25,10 @@ import {
 import { MACHINE_SETS } from './kind.js';
 import { planCapiMachineSetStatus } from './mirror-status.js';
 import type { Observed } from './observed.js';
-import { convertMachineSetOnce } from './remembered-conversion.js';
 import { planStaleTemplates } from './templates.js';
+
+/** Converted once per version of the MachineSet and of what it is converted with. */
+const convertMachineSetOnce = remembered(convertMachineSet);
 
 const FORWARD: ForwardKind = {
   ...MACHINE_SETS,

@@ -8,6 +8,7 @@ import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../mod
 import { stableHash } from '../../model/naming.js';
 import { MachineReason } from '../conditions.js';
 import { convertForward, planForward, type ForwardKind } from '../forward.js';
+import { remembered } from '../remembered-conversion.js';
 import {
   adoptWithOwnedMetadata,
   createWithOwnedMetadata,
@@ -23,6 +24,9 @@ import type { MachineObserved } from './observed.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
 const DEFAULTED_SPEC_FIELDS = ['deletion'] as const;
+
+/** Converted once per version of the Machine and of what it is converted with. */
+const convertMachineOnce = remembered(convertMachine);
 
 const FORWARD: ForwardKind = {
   ...MACHINES,
@@ -42,7 +46,7 @@ export function planMachineForward(
 ): Step {
   const paused = authority === 'MachineAPI';
   const converted = convertForward(FORWARD, o, mapi, (infrastructure, converter) =>
-    convertMachine({
+    convertMachineOnce({
       mapi,
       infrastructure,
       converter,

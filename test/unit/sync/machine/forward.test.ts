@@ -137,9 +137,11 @@ describe('planMachine: MAPI → CAPI under MachineAPI', () => {
     const world = new MachineWorld(storedMachine());
     world.converge();
     const hash = world.infra!.metadata.annotations?.[SPEC_HASH_ANNOTATION];
-    const value = world.mapi!.spec.providerSpec!.value as { instanceType: string };
+    // A changed object is a new object, as the informer hands it out.
+    world.mapi = structuredClone(world.mapi!);
+    const value = world.mapi.spec.providerSpec!.value as { instanceType: string };
     value.instanceType = 'm6i.2xlarge';
-    world.mapi!.metadata.generation = 2;
+    world.mapi.metadata.generation = 2;
     const steps = world.converge();
     expect(steps[0]).to.include({ kind: 'update', note: 'updating AWSMachine' });
     expect(world.infra?.spec).to.include({ instanceType: 'm6i.2xlarge' });

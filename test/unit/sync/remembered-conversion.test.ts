@@ -1,9 +1,14 @@
-// The plan converts a MachineSet once per version of its inputs, not once per reconcile.
+// The plans convert a MachineSet or a Machine once per version of its inputs, not once per
+// reconcile.
 import { expect } from 'chai';
-import type { MapiMachineSet } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
-import { convertMachineSetOnce } from '../../../../src/sync/machine-set/remembered-conversion.js';
-import { applyPatch, expectOk, platformMachineSets } from '../../../support/conversion.js';
+import type { MapiMachineSet } from '../../../src/api/types.js';
+import { convertMachineSet } from '../../../src/conversion/machine-set/to-capi.js';
+import { convertMachine } from '../../../src/conversion/machine/to-capi.js';
+import { remembered } from '../../../src/sync/remembered-conversion.js';
+import { applyPatch, expectOk, platformMachineSets } from '../../support/conversion.js';
+import { CAPI_MACHINE_SET, workerMachine } from '../conversion/machine/support.js';
+
+const convertMachineSetOnce = remembered(convertMachineSet);
 
 const AWS = platformMachineSets()[0]!;
 
@@ -54,5 +59,32 @@ describe('convertMachineSetOnce', () => {
       (template.metadata as { name: string }).name = 'changed';
     }).to.throw(TypeError);
     expect(Object.isFrozen(template.spec)).to.equal(true);
+  });
+});
+
+describe('a Machine’s conversion, remembered', () => {
+  const convertMachineOnce = remembered(convertMachine);
+  const input = (mapi = workerMachine(), machineSet = CAPI_MACHINE_SET) => ({
+    mapi,
+    infrastructure: AWS.infrastructure,
+    converter: AWS.converter,
+    capiNamespace: 'openshift-cluster-api',
+    paused: true,
+    machineSet,
+  });
+
+  it('answers the same input objects with the same conversion, equal to a fresh one', () => {
+    const same = input();
+    const first = convertMachineOnce(same);
+    expect(convertMachineOnce({ ...same })).to.equal(first);
+    expect(first).to.deep.equal(convertMachine(same));
+  });
+
+  it('converts again when its MachineSet’s mirror is a new object', () => {
+    const same = input();
+    const first = convertMachineOnce(same);
+    const again = convertMachineOnce({ ...same, machineSet: { ...CAPI_MACHINE_SET } });
+    expect(again).to.not.equal(first);
+    expect(again).to.deep.equal(first);
   });
 });
