@@ -29,11 +29,9 @@ export function remembered<I extends Input, O>(
   };
 }
 
-function sameInput(a: Input, b: Input): boolean {
-  const x: Record<string, unknown> = { ...a };
-  const y: Record<string, unknown> = { ...b };
-  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
-  for (const key of keys) if (x[key] !== y[key]) return false;
+function sameInput<I extends Input>(a: I, b: I): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof I)[]);
+  for (const key of keys) if (a[key] !== b[key]) return false;
   return true;
 }
 
