@@ -5,19 +5,12 @@ import {
   machineLabels,
   type MachineMetadataInput,
 } from '../../../../src/conversion/common/machine-metadata.js';
+import { emptyMapiMachine } from '../../../../src/conversion/common/mapi-machine-spec.js';
 
 const TARGET = { object: 'the Cluster API Machine', path: 'metadata' };
 
 function input(fields: Partial<MachineMetadataInput>): MachineMetadataInput {
-  return {
-    labels: [],
-    annotations: [],
-    nodeLabels: [],
-    nodeAnnotations: [],
-    preDrainHooks: [],
-    preTerminateHooks: [],
-    ...fields,
-  };
+  return { ...emptyMapiMachine(), ...fields };
 }
 
 describe('machine labels and annotations', () => {

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import type { MachineTemplate, MapiMachineSet } from '../../../../src/api/types.js';
 import { CAPI_NS, mapiMachineSet, World } from './world.js';
+import { onlyStatusWrite } from '../status-writes.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {
   return mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
@@ -103,11 +104,7 @@ describe('CAPI → MAPI while Cluster API is authoritative', () => {
       observedGeneration: mirror.metadata.generation,
     };
     const steps = world.converge();
-    const statusWrites = steps.filter((s) => s.kind === 'patch' && s.subresource === 'status');
-    expect(statusWrites, steps.map((s) => s.note).join(' | ')).to.have.length(1);
-    const body = (
-      statusWrites[0] as unknown as { patch: { body: { status: Record<string, unknown> } } }
-    ).patch.body.status;
+    const body = onlyStatusWrite(steps);
     expect(body).to.include({
       replicas: 4,
       observedGeneration: world.mapi?.metadata.generation,

@@ -14,6 +14,7 @@ import {
   NAME,
   owningMachineSet,
 } from './world.js';
+import { onlyStatusWrite } from '../status-writes.js';
 
 /** A CAPI Machine without a MAPI Machine, its MachineSet under the given authority. */
 function scaledUpWorld(authority: 'MachineAPI' | 'ClusterAPI' = 'ClusterAPI'): MachineWorld {
@@ -73,11 +74,7 @@ describe('planMachine: CAPI → MAPI', () => {
     world.apply(world.plan());
     world.mapi!.status = { authoritativeAPI: 'ClusterAPI' };
     const steps = world.converge();
-    const statusWrites = steps.filter((s) => s.kind === 'patch' && s.subresource === 'status');
-    expect(statusWrites, steps.map((s) => s.note).join(' | ')).to.have.length(1);
-    const body = (
-      statusWrites[0] as unknown as { patch: { body: { status: Record<string, unknown> } } }
-    ).patch.body.status;
+    const body = onlyStatusWrite(steps);
     expect(body).to.include({
       phase: 'Running',
       synchronizedGeneration: world.mirror?.metadata.generation,
