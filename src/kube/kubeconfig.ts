@@ -24,12 +24,12 @@ const extras = new WeakMap<User, UserExtras>();
 const sources = new WeakMap<KubeConfig, string>();
 
 /** The fields of `user` that client-node does not parse, when the loader read them. */
-export function userExtras(user: User): UserExtras {
+function userExtras(user: User): UserExtras {
   return extras.get(user) ?? {};
 }
 
 /** Where `kubeConfig` came from, for a log line (files and context, or the service account). */
-export function kubeConfigSource(kubeConfig: KubeConfig): string {
+function kubeConfigSource(kubeConfig: KubeConfig): string {
   return sources.get(kubeConfig) ?? `context ${kubeConfig.getCurrentContext()}`;
 }
 
