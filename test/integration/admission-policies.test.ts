@@ -36,6 +36,7 @@ import { eventually } from '../support/eventually.js';
 import { objectsFor } from '../support/kube-client.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
 import { warningClient } from '../support/warnings.js';
+import { isConflict } from '../../src/kube/errors.js';
 
 type Where = { group: string; version: string; plural: string };
 
@@ -120,16 +121,27 @@ async function refusedOnceInEffect(request: () => Promise<string | undefined>): 
   });
 }
 
+/**
+ * Sets status fields by read-modify-write. machine-api-operator's controllers write the same
+ * status, so a 409 means "read again", as for any writer of a shared object.
+ */
 async function setStatus(where: Where, namespace: string, name: string, status: object) {
   const api = adminObjects();
-  const current = await api.get<{
-    status?: object;
-  }>({ ...where, namespace, name });
-  await api.replace(
-    { ...where, namespace, name },
-    { ...current, status: { ...current.status, ...status } },
-    { subresource: 'status' },
-  );
+  for (let attempt = 1; ; attempt++) {
+    const current = await api.get<{
+      status?: object;
+    }>({ ...where, namespace, name });
+    try {
+      await api.replace(
+        { ...where, namespace, name },
+        { ...current, status: { ...current.status, ...status } },
+        { subresource: 'status' },
+      );
+      return;
+    } catch (err) {
+      if (!isConflict(err) || attempt === 10) throw err;
+    }
+  }
 }
 
 const synchronizedTrue = (generation: number) => ({
