@@ -35,6 +35,7 @@ export class ControllerProcess implements Subject {
   private log: WriteStream | undefined;
   private probePort: Promise<number> | undefined;
   private starts = 0;
+  private failed: Error | undefined;
 
   constructor(private readonly options: ControllerProcessOptions) {
     this.label = ['node', ...imageNodeFlags(), 'dist/main.js', `--workers ${options.workers}`].join(
@@ -76,6 +77,14 @@ export class ControllerProcess implements Subject {
     );
     this.child = child;
     this.log = log;
+    child.once('exit', (code, signal) => {
+      // stop() forgets the child before it ends it: only an exit of its own is a failure.
+      if (this.child === child) {
+        this.failed = new Error(
+          `the controller exited (${code ?? signal}); see ${log.path.toString()}`,
+        );
+      }
+    });
     // The program logs to stderr; its line with the probe port says where /readyz is.
     this.probePort = new Promise((resolvePort, reject) => {
       let pending = '';
@@ -135,6 +144,10 @@ export class ControllerProcess implements Subject {
 
   finished(): Promise<void> {
     return Promise.resolve();
+  }
+
+  failure(): Error | undefined {
+    return this.failed;
   }
 
   usage(): SubjectUsage | undefined {

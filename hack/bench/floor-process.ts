@@ -30,6 +30,7 @@ export class FloorProcess implements Subject {
   private pass: Promise<PassReport> | undefined;
   private report: PassReport | undefined;
   private passes = 0;
+  private failed: Error | undefined;
 
   constructor(private readonly options: FloorProcessOptions) {
     this.label = `floor script, ${options.concurrency} at a time`;
@@ -39,7 +40,7 @@ export class FloorProcess implements Subject {
     this.report = undefined;
     this.pass = phase === 'idle' ? undefined : this.runPass();
     // Seen by finished(); a failure before then must not be an unhandled rejection.
-    this.pass?.catch(() => undefined);
+    this.pass?.catch((err: Error) => (this.failed = err));
     return Promise.resolve();
   }
 
@@ -80,6 +81,10 @@ export class FloorProcess implements Subject {
 
   async finished(): Promise<void> {
     if (this.pass) this.report = await this.pass;
+  }
+
+  failure(): Error | undefined {
+    return this.failed;
   }
 
   usage(): SubjectUsage | undefined {

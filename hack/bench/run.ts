@@ -51,9 +51,15 @@ async function inBatches<T>(items: T[], act: (item: T) => Promise<void>): Promis
   }
 }
 
-async function waitUntil(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  subject?: Subject,
+): Promise<void> {
   const deadline = Date.now() + PHASE_TIMEOUT_MS;
   while (!(await check())) {
+    const failure = subject?.failure();
+    if (failure) throw new Error(`${subject?.name}: ${failure.message} (waiting for ${what})`);
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
   }
@@ -167,15 +173,21 @@ async function runPhase(
   switch (phase) {
     case 'initial':
       await subject.begin(phase);
-      await waitUntil('every MachineSet Synchronized', () => observer.allSynchronized(count));
+      await waitUntil(
+        'every MachineSet Synchronized',
+        () => observer.allSynchronized(count),
+        subject,
+      );
       break;
     case 'rotation': {
       const oldTemplates = observer.templates();
       const names = observer.mapi.list().map((m) => m.metadata.name);
       const generations = await rotate(api, names, own);
       await subject.begin(phase);
-      await waitUntil('every MachineSet Synchronized with a new template', () =>
-        observer.allSynchronized(count, { generations, oldTemplates }),
+      await waitUntil(
+        'every MachineSet Synchronized with a new template',
+        () => observer.allSynchronized(count, { generations, oldTemplates }),
+        subject,
       );
       break;
     }
@@ -186,11 +198,17 @@ async function runPhase(
     case 'restart':
       await subject.begin(phase);
       await subject.ready();
-      await waitUntil('every MachineSet Synchronized', () => observer.allSynchronized(count));
+      await waitUntil(
+        'every MachineSet Synchronized',
+        () => observer.allSynchronized(count),
+        subject,
+      );
       break;
   }
   // The floor's pass ends when its process does, also when it found nothing to do.
   await subject.finished();
+  const failure = subject.failure();
+  if (failure) throw new Error(`${subject.name}: ${failure.message} (during ${phase})`);
   const seconds = (performance.now() - start) / 1000;
   if (phase !== 'idle') await quiet(plane, subject);
   const writes = writeDelta(before, await scrapeWrites(plane.kubeConfig), own);

@@ -22,5 +22,7 @@ export interface Subject {
   finished(): Promise<void>;
   /** Its current process's CPU and peak memory so far; undefined when none runs or ran in this phase. */
   usage(): SubjectUsage | undefined;
+  /** Why it can no longer do its part (its process ended on its own), if so: a phase then fails at once. */
+  failure(): Error | undefined;
   stop(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 // controller. client-node parses kubeconfig files well, but loading it brings every generated API
 // model into memory, some 55 MiB of resident set that a process keeps for good (modules are never
 // unloaded). The child loads, answers with the current context as plain data, and exits.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   KubeConfigError,
@@ -15,6 +15,34 @@ export type ApartAnswer =
   { context: CurrentContext } | { error: { message: string; reason: KubeConfigError['reason'] } };
 
 const TIMEOUT_MS = 30_000;
+/** The child's answer; kubeconfig-child.ts writes it there. */
+export const ANSWER_FD = 3;
+
+/**
+ * The flags of this process the child needs to load its modules as this one does (a TypeScript
+ * loader, say), without the diagnostic ones (a CPU profile, a GC trace, an inspector port) that
+ * would run again in the child.
+ */
+export function moduleLoadingFlags(execArgv: readonly string[]): string[] {
+  const withValue = new Set([
+    '--import',
+    '--require',
+    '-r',
+    '--loader',
+    '--experimental-loader',
+    '--conditions',
+    '-C',
+  ]);
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    const name = flag.split('=')[0]!;
+    if (!withValue.has(name)) continue;
+    kept.push(flag);
+    if (!flag.includes('=') && i + 1 < execArgv.length) kept.push(execArgv[++i]!);
+  }
+  return kept;
+}
 
 /** `loadKubeConfig(options)`'s current context, read by the loader in a process of its own. */
 export function loadKubeConfigApart(options: LoadKubeConfigOptions): CurrentContext {
@@ -22,22 +50,24 @@ export function loadKubeConfigApart(options: LoadKubeConfigOptions): CurrentCont
   // TypeScript through the loader in execArgv).
   const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
   const child = fileURLToPath(new URL(`./kubeconfig-child.${extension}`, import.meta.url));
-  let output: string;
-  try {
-    output = execFileSync(process.execPath, [...process.execArgv, child], {
-      input: JSON.stringify(options),
-      encoding: 'utf8',
-      timeout: TIMEOUT_MS,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-  } catch (err) {
-    const { stderr } = err as { stderr?: string };
+  // The answer comes on fd 3: stdout may carry what node itself prints (NODE_OPTIONS=--trace-gc).
+  const run = spawnSync(process.execPath, [...moduleLoadingFlags(process.execArgv), child], {
+    input: JSON.stringify(options),
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
+    stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+  });
+  const answer = run.output?.[ANSWER_FD];
+  if (run.error || run.status !== 0 || !answer) {
+    const why =
+      run.error?.message ?? (run.signal ? `killed by ${run.signal}` : `exit code ${run.status}`);
+    const stderr = run.stderr?.trim();
     throw new Error(
-      `reading the kubeconfig failed: ${(err as Error).message.split('\n')[0]}${stderr?.trim() ? `: ${stderr.trim().slice(0, 500)}` : ''}`,
-      { cause: err },
+      `reading the kubeconfig failed: ${why}${stderr ? `: ${stderr.slice(0, 500)}` : ''}`,
+      { cause: run.error },
     );
   }
-  const answer = JSON.parse(output) as ApartAnswer;
-  if ('error' in answer) throw new KubeConfigError(answer.error.message, answer.error.reason);
-  return answer.context;
+  const parsed = JSON.parse(answer) as ApartAnswer;
+  if ('error' in parsed) throw new KubeConfigError(parsed.error.message, parsed.error.reason);
+  return parsed.context;
 }

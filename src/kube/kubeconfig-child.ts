@@ -1,7 +1,7 @@
 // The child of kubeconfig-apart.ts: reads the loader's options as JSON on stdin, prints the
-// current context (or the loader's error) as JSON on stdout.
-import { readFileSync } from 'node:fs';
-import type { ApartAnswer } from './kubeconfig-apart.js';
+// current context (or the loader's error) as JSON on file descriptor 3.
+import { readFileSync, writeSync } from 'node:fs';
+import { ANSWER_FD, type ApartAnswer } from './kubeconfig-apart.js';
 import {
   currentContext,
   KubeConfigError,
@@ -19,4 +19,16 @@ function answer(): ApartAnswer {
   }
 }
 
-process.stdout.write(JSON.stringify(answer()));
+/** Writes it all, however the pipe takes it (a write may take part, or none while the pipe is full). */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let written = 0; written < bytes.length;) {
+    try {
+      written += writeSync(fd, bytes, written);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+  }
+}
+
+writeAll(ANSWER_FD, JSON.stringify(answer()));

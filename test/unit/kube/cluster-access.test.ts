@@ -9,7 +9,7 @@ import {
   loadClusterAccess,
   NO_CLUSTER_MESSAGE,
 } from '../../../src/kube/cluster-access.js';
-import { loadKubeConfigApart } from '../../../src/kube/kubeconfig-apart.js';
+import { loadKubeConfigApart, moduleLoadingFlags } from '../../../src/kube/kubeconfig-apart.js';
 import { readKubeConfigHere } from '../../../src/kube/kubeconfig.js';
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nca\n-----END CERTIFICATE-----\n');
@@ -269,6 +269,51 @@ describe('loadClusterAccess', () => {
         'Impersonate-User': 'someone',
         'Impersonate-Group': ['a', 'b'],
       });
+    });
+
+    it('answers beside whatever else the child prints (a preload in NODE_OPTIONS)', () => {
+      const path = kubeconfig({ cluster: {}, user: { token: 't' } });
+      const noisy = join(dir, 'noisy.cjs');
+      writeFileSync(noisy, 'process.stdout.write("a preload talking\\n");\n');
+      const before = process.env.NODE_OPTIONS;
+      process.env.NODE_OPTIONS = `${before ?? ''} --require ${noisy}`;
+      try {
+        expect(loadKubeConfigApart({ path, env: {} }).cluster?.server).to.equal(
+          readKubeConfigHere({ path, env: {} }).cluster?.server,
+        );
+      } finally {
+        if (before === undefined) delete process.env.NODE_OPTIONS;
+        else process.env.NODE_OPTIONS = before;
+      }
+    });
+
+    it('runs the child with this process’s module loaders only, not its diagnostics', () => {
+      expect(
+        moduleLoadingFlags([
+          '--require',
+          '/x/preflight.cjs',
+          '--import',
+          'file:///x/loader.mjs',
+          '--cpu-prof',
+          '--cpu-prof-dir=/tmp/prof',
+          '--trace-gc',
+          '--max-semi-space-size=8',
+          '--import=tsx',
+          '--inspect=9229',
+          '-r',
+          'y',
+          '--conditions=development',
+        ]),
+      ).to.deep.equal([
+        '--require',
+        '/x/preflight.cjs',
+        '--import',
+        'file:///x/loader.mjs',
+        '--import=tsx',
+        '-r',
+        'y',
+        '--conditions=development',
+      ]);
     });
 
     it('fails with the loader’s own error and reason', () => {
