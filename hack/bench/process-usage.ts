@@ -7,6 +7,8 @@ export interface ProcessUsage {
   cpuSeconds: number;
   /** VmHWM: the resident set's high-water mark since the process started, bytes. */
   peakRssBytes: number;
+  /** VmRSS: the resident set now, bytes. */
+  rssBytes: number;
 }
 
 /** utime + stime in clock ticks from the text of /proc/<pid>/stat. */
@@ -24,9 +26,18 @@ export function parseCpuTicks(statText: string): number {
 
 /** VmHWM in bytes from the text of /proc/<pid>/status. */
 export function parsePeakRss(statusText: string): number {
-  const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(statusText);
-  if (!match?.[1]) throw new Error('no VmHWM line in /proc status');
-  return Number(match[1]) * 1024;
+  return statusKiB(statusText, 'VmHWM') * 1024;
+}
+
+/** VmRSS in bytes from the text of /proc/<pid>/status. */
+export function parseRss(statusText: string): number {
+  return statusKiB(statusText, 'VmRSS') * 1024;
+}
+
+function statusKiB(statusText: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(statusText);
+  if (!match?.[1]) throw new Error(`no ${field} line in /proc status`);
+  return Number(match[1]);
 }
 
 let ticksPerSecond: number | undefined;
@@ -50,6 +61,7 @@ export function readProcessUsage(pid: number): ProcessUsage | undefined {
     return {
       cpuSeconds: parseCpuTicks(stat) / clockTicks(),
       peakRssBytes: parsePeakRss(status),
+      rssBytes: parseRss(status),
     };
   } catch {
     return undefined;

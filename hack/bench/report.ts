@@ -15,6 +15,14 @@ export interface PhaseResult {
   /** CPU seconds of kube-apiserver and of etcd during the phase (what serving the subject cost). */
   apiServerCpuSeconds?: number;
   etcdCpuSeconds?: number;
+  /**
+   * Idle only: CPU seconds of each of its minutes. The first follows the work and catches V8's
+   * memory reducer (full collections some seconds after the last allocation); the second is
+   * what the process costs while nothing happens.
+   */
+  cpuSecondsByMinute?: number[];
+  /** Idle only: the resident set at the end, MiB (after the memory reducer). */
+  endRssMiB?: number;
 }
 
 export interface SubjectResult {
@@ -96,6 +104,13 @@ export function renderTable(results: BenchResults, phases: readonly Phase[]): st
     }
     if (phase === 'idle' && o) {
       lines.push([phase, 'CPU s per minute', format(perMinute(o), 2), '—', '—']);
+      o.cpuSecondsByMinute?.forEach((cpu, i) => {
+        // minute 1 follows the work; see PhaseResult.cpuSecondsByMinute
+        lines.push([phase, `CPU s, minute ${i + 1}`, format(cpu, 2), '—', '—']);
+      });
+      if (o.endRssMiB !== undefined) {
+        lines.push([phase, 'RSS at the end, MiB', format(o.endRssMiB, 0), '—', '—']);
+      }
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]?.length ?? 0)));

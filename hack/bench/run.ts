@@ -28,7 +28,8 @@ import type { Subject } from './subject.js';
 
 export const MAPI_NAMESPACE = 'bench-mapi';
 export const CAPI_NAMESPACE = 'bench-capi';
-const IDLE_MS = 60_000;
+/** Two minutes: the first after the work, the second with nothing at all to do. */
+const IDLE_MINUTES = 2;
 /** A phase ends once nothing has been written for this long and the subject's CPU is quiet. */
 const QUIET_MS = 5_000;
 const PHASE_TIMEOUT_MS = 30 * 60_000;
@@ -169,6 +170,7 @@ async function runPhase(
   const before = await scrapeWrites(plane.kubeConfig);
   const usageBefore = subject.usage();
   const servingBefore = servingCpu(plane);
+  const byMinute: number[] = [];
   const start = performance.now();
   switch (phase) {
     case 'initial':
@@ -191,10 +193,17 @@ async function runPhase(
       );
       break;
     }
-    case 'idle':
+    case 'idle': {
       await subject.begin(phase);
-      await sleep(IDLE_MS);
+      let last = usageBefore?.cpuSeconds ?? 0;
+      for (let minute = 0; minute < IDLE_MINUTES; minute++) {
+        await sleep(60_000);
+        const now = subject.usage()?.cpuSeconds;
+        if (now !== undefined) byMinute.push(now - last);
+        last = now ?? last;
+      }
       break;
+    }
     case 'restart':
       await subject.begin(phase);
       await subject.ready();
@@ -226,6 +235,10 @@ async function runPhase(
       : {}),
     apiServerCpuSeconds: serving.apiServer - servingBefore.apiServer,
     etcdCpuSeconds: serving.etcd - servingBefore.etcd,
+    ...(byMinute.length > 0 ? { cpuSecondsByMinute: byMinute } : {}),
+    ...(phase === 'idle' && usageAfter?.rssBytes !== undefined
+      ? { endRssMiB: usageAfter.rssBytes / 1024 / 1024 }
+      : {}),
   };
 }
 

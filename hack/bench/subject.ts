@@ -7,6 +7,8 @@ export interface SubjectUsage {
   cpuSeconds: number;
   /** Undefined when not measured. */
   peakRssBytes?: number;
+  /** The resident set now; undefined when not measured. */
+  rssBytes?: number;
 }
 
 export interface Subject {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   parseCpuTicks,
   parsePeakRss,
+  parseRss,
   readProcessUsage,
 } from '../../../hack/bench/process-usage.js';
 
@@ -17,11 +18,13 @@ describe('process usage from /proc', () => {
       parsePeakRss('Name:\tnode\nVmPeak:\t  9000 kB\nVmHWM:\t  102400 kB\nVmRSS:\t 90000 kB\n'),
     ).to.equal(100 * 1024 * 1024);
     expect(() => parsePeakRss('Name:\tnode\n')).to.throw('no VmHWM');
+    expect(parseRss('VmHWM:\t  102400 kB\nVmRSS:\t 90000 kB\n')).to.equal(90000 * 1024);
   });
 
   it('reads this very process', () => {
     const usage = readProcessUsage(process.pid);
     expect(usage?.peakRssBytes).to.be.greaterThan(1024 * 1024);
+    expect(usage?.rssBytes).to.be.within(1024 * 1024, usage?.peakRssBytes ?? 0);
     expect(usage?.cpuSeconds).to.be.greaterThan(0);
   });
 });

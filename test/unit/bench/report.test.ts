@@ -25,7 +25,10 @@ describe('bench report', () => {
       'initial  API server CPU ms per write  20.00      —             —',
       'idle     writes per MachineSet         0.00   0.00             —',
       'idle     peak RSS, MiB                  121      —             —',
-      'idle     CPU s per minute              0.50      —             —',
+      'idle     CPU s per minute              0.25      —             —',
+      'idle     CPU s, minute 1               0.45      —             —',
+      'idle     CPU s, minute 2               0.05      —             —',
+      'idle     RSS at the end, MiB             96      —             —',
     ]);
     expect(lines.some((l) => l.startsWith('rotation'))).to.equal(false);
   });
