@@ -20,12 +20,14 @@ export interface SyncBenchOptions {
   out: string;
 }
 
-/** N MachineSets of M Machines, the controller in-process next to Cluster API and machine-api-operator. */
+/** N MachineSets of M Machines, our controller next to Cluster API and machine-api-operator. */
 export interface MachinesBenchOptions {
   scenario: 'machines';
   machineSets: number;
   machines: number;
   workers: number;
+  /** Machines of the MachineSet migrated to Cluster API at the end; 0: no migration. */
+  migrate: number;
 }
 
 export type BenchOptions = SyncBenchOptions | MachinesBenchOptions;
@@ -43,12 +45,17 @@ export class BenchUsageError extends Error {}
  */
 export const DEFAULT_FLOOR_CONCURRENCY = 32;
 
+/** Machines of the MachineSet the machines scenario migrates: a large MachineSet's share. */
+export const DEFAULT_MIGRATE = 50;
+
 export const BENCH_USAGE = `usage: npm run bench [-- --machinesets N] [--workers W] [--floor-concurrency C] [--phases initial,rotation,idle,restart] [--out RESULTS.json]
-       npm run bench -- --scenario machines [--machinesets N] [--machines M] [--workers W]
+       npm run bench -- --scenario machines [--machinesets N] [--machines M] [--workers W] [--migrate K]
   --scenario sync|machines  sync (default): our controller and the write floor side by side;
-                            machines: the controller in-process with Cluster API and machine-api-operator
+                            machines: our controller next to Cluster API and machine-api-operator
   --machinesets N           MachineSets to create (default: 1000; machines scenario: 100)
   --machines M              Machines per MachineSet, machines scenario only (default: 2)
+  --migrate K               machines scenario: then migrate a MachineSet of K Machines to Cluster API
+                            (default: ${DEFAULT_MIGRATE}; 0: none)
   --workers W               the controller's --workers (default: the program's, ${DEFAULT_WORKERS})
   --floor-concurrency C     MachineSets the floor script writes for at a time (default ${DEFAULT_FLOOR_CONCURRENCY})
   --phases LIST             comma-separated, in this order: ${PHASES.join(',')} (default: all; initial is required)
@@ -57,6 +64,13 @@ export const BENCH_USAGE = `usage: npm run bench [-- --machinesets N] [--workers
 
 export const CHART_USAGE = `usage: npm run bench:chart -- RESULTS.json [--out chart.svg]
 `;
+
+function wholeNumber(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value))
+    throw new BenchUsageError(`--${flag}: "${value}" is not a whole number`);
+  return Number(value);
+}
 
 function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -103,6 +117,7 @@ export function parseBenchArgs(argv: string[], now: Date = new Date()): BenchOpt
         scenario: { type: 'string', default: 'sync' },
         machinesets: { type: 'string' },
         machines: { type: 'string' },
+        migrate: { type: 'string' },
         workers: { type: 'string' },
         'floor-concurrency': { type: 'string' },
         phases: { type: 'string' },
@@ -128,13 +143,16 @@ export function parseBenchArgs(argv: string[], now: Date = new Date()): BenchOpt
       machineSets: positiveInteger('machinesets', text('machinesets'), 100),
       machines: positiveInteger('machines', text('machines'), 2),
       workers: positiveInteger('workers', text('workers'), DEFAULT_WORKERS),
+      migrate: wholeNumber('migrate', text('migrate'), DEFAULT_MIGRATE),
     };
   }
   if (scenario !== 'sync') {
     throw new BenchUsageError(`--scenario: "${scenario}" is neither sync nor machines`);
   }
-  if (text('machines') !== undefined) {
-    throw new BenchUsageError('--machines applies to --scenario machines only');
+  for (const flag of ['machines', 'migrate'] as const) {
+    if (text(flag) !== undefined) {
+      throw new BenchUsageError(`--${flag} applies to --scenario machines only`);
+    }
   }
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   return {

@@ -1,18 +1,25 @@
 // The Machines scenario of the benchmark: prints figures, asserts nothing.
-//   npm run bench -- --scenario machines [--machinesets N] [--machines M] [--workers W]
-// - the pure conversion of an installer-style AWS MachineSet (per call);
-// - the controller in-process against a real local control plane with Cluster API and
-//   machine-api-operator: N new MachineSets of M Machines each until all are Synchronized, the
-//   writes per object by kind and verb, a no-op resync of all of them, 30 s idle, CPU and memory.
+//   npm run bench -- --scenario machines [--machinesets N] [--machines M] [--workers W] [--migrate K]
+// Our compiled controller as the image runs it, in a process of its own, on a local control plane
+// with Cluster API and machine-api-operator (whose MachineSet controller creates the Machines and
+// whose stand-in actuator provisions them):
+// - initial: N MachineSets of M Machines each, created as the installer would, until every
+//   MachineSet and every Machine is Synchronized and the controller has stopped writing;
+// - restart: a new process over the same cluster, until it is ready and quiet (nothing to write);
+// - idle: two minutes of nothing;
+// - migration: one more MachineSet of K Machines moved to Cluster API, from the spec edit to
+//   MigrationCompleted, with no machine created or deleted.
+// Writes come from the API server's audit log, per user: ours, Cluster API's, machine-api-operator's.
+// CPU and memory from /proc of each process.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Infrastructure } from '../../src/api/types.js';
-import { NAMESPACE } from '../../src/kube/builtin-resources.js';
-import { startController } from '../../src/controller/controller.js';
-import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Infrastructure, MapiMachine, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
-import { converterFor } from '../../src/conversion/platforms.js';
+import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
+import { NAMESPACE } from '../../src/kube/builtin-resources.js';
+import { createInformer, type Informer } from '../../src/kube/informer.js';
 import { silentLogger } from '../../src/logging.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
 import { createCapiCluster } from '../../test/support/capi-cluster.js';
@@ -20,18 +27,34 @@ import { setControlPlane } from '../../test/support/cluster.js';
 import {
   awsMachineSet,
   createMachineSet,
+  MAPI,
   setInfrastructure,
 } from '../../test/support/controller.js';
 import { clientFor, objectsFor } from '../../test/support/kube-client.js';
-import { WriteLog } from '../../test/support/writes.js';
-import { startControlPlane } from '../control-plane.js';
-
+import { MAPI_MACHINES } from '../../test/support/machines.js';
+import { IDENTITIES, startControlPlane, type ControlPlane } from '../control-plane.js';
+import { AuditWrites, countByKind, type AuditWrite } from './audit-writes.js';
 import type { MachinesBenchOptions } from './cli.js';
+import { buildProgram, ControllerProcess } from './controller-process.js';
+import { readProcessUsage } from './process-usage.js';
 
 const MAPI_NAMESPACE = 'bench-mapi';
 const CAPI_NAMESPACE = 'bench-capi';
-const QUIET_MS = 3000;
-const IDLE_MS = 30_000;
+/** The controller has written nothing for this long: it is done. */
+const QUIET_MS = 5000;
+const PHASE_TIMEOUT_MS = 30 * 60_000;
+const MIGRATING = 'bench-migration';
+
+/** Who writes, by the user name each runs as in the control plane (and in OpenShift). */
+const WRITERS = {
+  ours: IDENTITIES['mapi-capi-sync'],
+  'cluster-api': IDENTITIES['cluster-api'],
+  'machine-api-operator': IDENTITIES['machine-api-operator'],
+} as const;
+type Writer = keyof typeof WRITERS;
+
+/** The processes whose CPU the scenario reports beside ours. */
+const NEIGHBOURS = ['kube-apiserver', 'etcd', 'cluster-api', 'machine-api-operator'] as const;
 
 const infrastructure: Infrastructure = {
   apiVersion: 'config.openshift.io/v1',
@@ -44,8 +67,8 @@ const infrastructure: Infrastructure = {
   },
 };
 
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+function log(message: string): void {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
 function benchConversion(): void {
@@ -68,172 +91,369 @@ function benchConversion(): void {
   );
 }
 
-async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+/** The MAPI side, through watches: what "synchronized" means for the scenario. */
+class Observer {
+  readonly machineSets: Informer<MapiMachineSet>;
+  readonly machines: Informer<MapiMachine>;
+
+  constructor(plane: ControlPlane) {
+    const client = clientFor(plane.kubeConfig);
+    const options = { logger: silentLogger };
+    this.machineSets = createInformer(client, { ...MAPI, namespace: MAPI_NAMESPACE }, options);
+    this.machines = createInformer(
+      client,
+      { ...MAPI_MACHINES, namespace: MAPI_NAMESPACE },
+      options,
+    );
+  }
+
+  async start(): Promise<void> {
+    this.machineSets.start();
+    this.machines.start();
+    await Promise.all([this.machineSets.waitForSync(), this.machines.waitForSync()]);
+  }
+
+  stop(): Promise<void[]> {
+    return Promise.all([this.machineSets.stop(), this.machines.stop()]);
+  }
+
+  machinesOf(machineSet: string): MapiMachine[] {
+    return this.machines
+      .list()
+      .filter(
+        (m) => m.metadata.labels?.['machine.openshift.io/cluster-api-machineset'] === machineSet,
+      );
+  }
+
+  /** Every MachineSet and every Machine Synchronized at its generation, each Machine provisioned. */
+  allSynchronized(machineSets: number, machines: number): boolean {
+    const sets = this.machineSets.list();
+    const all = this.machines.list();
+    return (
+      sets.length >= machineSets &&
+      sets.every(synchronizedAtGeneration) &&
+      all.length >= machines &&
+      all.every((m) => m.spec.providerID && synchronizedAtGeneration(m))
+    );
   }
 }
 
-/** CPU seconds (user + system) of this process since `from`. */
-function cpuSeconds(from: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(from);
-  return (used.user + used.system) / 1e6;
+/** CPU seconds so far of our controller and of each neighbour. */
+function cpuNow(plane: ControlPlane, controller: ControllerProcess): Record<string, number> {
+  const cpu: Record<string, number> = { ours: controller.usage()?.cpuSeconds ?? 0 };
+  for (const name of NEIGHBOURS) {
+    const pid = plane.pids[name];
+    cpu[name] = pid === undefined ? 0 : (readProcessUsage(pid)?.cpuSeconds ?? 0);
+  }
+  return cpu;
 }
 
-/** One line per kind and verb: objects, writes per object (mean and most). */
+async function waitUntil(
+  what: string,
+  check: () => boolean,
+  controller: ControllerProcess,
+): Promise<void> {
+  const deadline = Date.now() + PHASE_TIMEOUT_MS;
+  while (!check()) {
+    const failure = controller.failure();
+    if (failure) throw new Error(`${failure.message} (waiting for ${what})`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * Reads the audit log until our controller has written nothing for QUIET_MS; returns every
+ * writer's writes since the last call, and when ours last wrote (ms, performance.now()).
+ */
+async function untilQuiet(
+  audit: AuditWrites,
+  controller: ControllerProcess,
+): Promise<{ writes: Record<Writer, AuditWrite[]>; lastOursAt: number }> {
+  const writes = { ours: [], 'cluster-api': [], 'machine-api-operator': [] } as Record<
+    Writer,
+    AuditWrite[]
+  >;
+  let lastOursAt = performance.now();
+  while (performance.now() - lastOursAt < QUIET_MS) {
+    const failure = controller.failure();
+    if (failure) throw failure;
+    await sleep(1000);
+    await audit.read();
+    for (const writer of Object.keys(WRITERS) as Writer[]) {
+      const taken = audit.take(WRITERS[writer]);
+      if (writer === 'ours' && taken.length > 0) lastOursAt = performance.now();
+      writes[writer].push(...taken);
+    }
+  }
+  return { writes, lastOursAt };
+}
+
+/** Writes by kind and verb, per object of the kind each counts against. */
 function printWrites(
   title: string,
-  writes: WriteLog,
-  machineSets: number,
-  showNotes = false,
+  writes: readonly AuditWrite[],
+  per: (resource: string) => [string, number],
 ): void {
-  const summary = writes.summary();
-  const { busiest } = writes.take();
+  const counts = Object.entries(countByKind(writes)).sort(([a], [b]) => a.localeCompare(b));
   console.log(`  ${title}:`);
-  const rows = Object.entries(summary).sort(([a], [b]) => a.localeCompare(b));
-  if (rows.length === 0) {
+  if (counts.length === 0) {
     console.log('    none');
     return;
   }
-  let total = 0;
-  for (const [what, { objects, writes: n, most }] of rows) {
-    total += n;
-    const mean = (n / objects).toFixed(2);
+  const totals = new Map<string, number>();
+  for (const [kind, n] of counts) {
+    const [noun, objects] = per(kind.split(' ')[1] ?? '');
+    totals.set(noun, (totals.get(noun) ?? 0) + n / objects);
     console.log(
-      `    ${what.padEnd(64)} ${String(objects).padStart(6)} objects  ${mean.padStart(5)} per object (most ${most})`,
+      `    ${kind.padEnd(58)} ${String(n).padStart(7)}  ${(n / objects).toFixed(2).padStart(6)} per ${noun}`,
     );
-    if (showNotes) console.log(`      e.g. ${busiest[what]?.join('; ')}`);
   }
+  const refused = writes.filter((w) => w.code >= 400);
+  for (const [noun, total] of totals) console.log(`    in all per ${noun}: ${total.toFixed(2)}`);
+  if (refused.length > 0) {
+    console.log(
+      `    of which answered 4xx/5xx: ${Object.entries(countByKind(refused))
+        .map(
+          ([k, n]) =>
+            `${k} ${n} (${[...new Set(refused.filter((w) => `${w.verb} ${w.resource}` === k).map((w) => w.code))].join(',')})`,
+        )
+        .join(', ')}`,
+    );
+  }
+}
+
+/** Machine resources count per Machine, the rest per MachineSet. */
+function perObject(machineSets: number, machines: number): (resource: string) => [string, number] {
+  return (resource) =>
+    /^(machines|awsmachines)[./]/.test(resource)
+      ? ['Machine', machines]
+      : ['MachineSet', machineSets];
+}
+
+function printCpu(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  objects: { machineSets: number; machines: number },
+): void {
+  const used = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+  const perObjectMs = (used('ours') * 1000) / (objects.machineSets + objects.machines);
   console.log(
-    `    in all: ${total} writes, ${(total / machineSets).toFixed(2)} per MachineSet with its Machines`,
+    `  CPU s: ours ${used('ours').toFixed(2)} (${perObjectMs.toFixed(1)} ms per MachineSet or Machine), ` +
+      NEIGHBOURS.map((n) => `${n} ${used(n).toFixed(2)}`).join(', '),
   );
 }
 
-async function benchController({
-  machineSets: count,
-  machines,
-  workers: WORKERS,
-}: MachinesBenchOptions): Promise<void> {
+function seconds(fromMs: number, toMs = performance.now()): string {
+  return `${((toMs - fromMs) / 1000).toFixed(1)} s`;
+}
+
+async function createMachineSets(
+  api: ReturnType<typeof objectsFor>,
+  names: string[],
+  replicas: number,
+): Promise<void> {
+  for (let i = 0; i < names.length; i += 20) {
+    await Promise.all(
+      names
+        .slice(i, i + 20)
+        .map((name) =>
+          createMachineSet(
+            MAPI_NAMESPACE,
+            awsMachineSet(name, MAPI_NAMESPACE, { replicas }),
+            'MachineAPI',
+            api,
+          ),
+        ),
+    );
+  }
+}
+
+async function benchController(options: MachinesBenchOptions): Promise<void> {
+  const { machineSets: count, machines, workers, migrate } = options;
+  buildProgram();
   const dir = await mkdtemp(join(tmpdir(), 'mapi-capi-sync-bench-'));
+  log(`starting a control plane with Cluster API and machine-api-operator in ${dir}`);
   const plane = await startControlPlane({ dir });
   setControlPlane(plane);
-  const custom = objectsFor(plane.kubeConfig);
+  const api = objectsFor(plane.kubeConfig);
+  const audit = new AuditWrites(plane.auditLogPath);
+  const observer = new Observer(plane);
+  const controller = new ControllerProcess({
+    kubeconfigPath: plane.identityKubeconfigPaths['mapi-capi-sync'],
+    mapiNamespace: MAPI_NAMESPACE,
+    capiNamespace: CAPI_NAMESPACE,
+    workers,
+    logDir: join(dir, 'logs'),
+  });
+  let finished = false;
   try {
     for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-      await custom.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      await api.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
-    await setInfrastructure(infrastructure.status ?? {}, custom);
+    await setInfrastructure(infrastructure.status ?? {}, api);
     await createCapiCluster(CAPI_NAMESPACE);
-    const writes = new WriteLog();
-    let lastWriteAt = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const controller = startController({
-      client: clientFor(plane.kubeConfig),
-      mapiNamespace: MAPI_NAMESPACE,
-      capiNamespace: CAPI_NAMESPACE,
-      workers: WORKERS,
-      converterFor,
-      logger: silentLogger,
-      onWrite: (write) => {
-        lastWriteAt = performance.now();
-        writes.record(write);
-      },
-    });
-    await controller.ready;
+    await observer.start();
+    await audit.start();
+    console.log(
+      `${count} MachineSets × ${machines} Machines; ours: ${controller.label}; next to Cluster API and machine-api-operator on a local control plane`,
+    );
 
-    // Created as the installer would, each with `machines` replicas: machine-api-operator's
-    // MachineSet controller creates the Machines and its stand-in actuator provisions them.
-    const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
+    // initial
+    await controller.begin('initial');
+    await controller.ready();
+    const cpuBefore = cpuNow(plane, controller);
     const start = performance.now();
-    for (let i = 0; i < names.length; i += 20) {
-      await Promise.all(
-        names
-          .slice(i, i + 20)
-          .map((name) =>
-            createMachineSet(
-              MAPI_NAMESPACE,
-              awsMachineSet(name, MAPI_NAMESPACE, { replicas: machines }),
-              'MachineAPI',
-              custom,
-            ),
-          ),
-      );
+    log(`initial: creating ${count} MachineSets of ${machines} Machines`);
+    const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
+    await createMachineSets(api, names, machines);
+    const created = performance.now();
+    await waitUntil(
+      'every MachineSet and Machine Synchronized',
+      () => observer.allSynchronized(count, count * machines),
+      controller,
+    );
+    const synchronized = performance.now();
+    const initial = await untilQuiet(audit, controller);
+    console.log('initial:');
+    console.log(`  MachineSets created (client side):       ${seconds(start, created)}`);
+    console.log(
+      `  every MachineSet and Machine Synchronized: ${seconds(start, synchronized)} from the first create`,
+    );
+    console.log(
+      `  our last write:                           ${seconds(start, initial.lastOursAt)} from the first create`,
+    );
+    printCpu(cpuBefore, cpuNow(plane, controller), {
+      machineSets: count,
+      machines: count * machines,
+    });
+    console.log(
+      `  our peak RSS: ${((controller.usage()?.peakRssBytes ?? 0) / 1048576).toFixed(0)} MiB`,
+    );
+    printWrites('our writes', initial.writes.ours, perObject(count, count * machines));
+    for (const writer of ['cluster-api', 'machine-api-operator'] as const) {
+      console.log(`  ${writer}'s writes: ${initial.writes[writer].length}`);
     }
-    const createdMs = performance.now() - start;
-    await waitUntil(
-      () => controller.machineSets().filter(synchronizedAtGeneration).length === count,
-      600_000,
-      'MachineSets to be Synchronized',
-    );
-    const machineSetsMs = performance.now() - start;
-    await waitUntil(
-      () =>
-        controller.machines().filter((m) => m.spec.providerID && synchronizedAtGeneration(m))
-          .length ===
-        count * machines,
-      600_000,
-      'Machines to be provisioned and Synchronized',
-    );
-    const machinesMs = performance.now() - start;
-    // Settled: the controller has had nothing to write for a while (status catching up with
-    // machine-api-operator's last changes), so that the resync below starts from a quiet cluster.
-    await waitUntil(() => performance.now() - lastWriteAt > QUIET_MS, 600_000, 'a quiet cluster');
-    const settledMs = lastWriteAt - start;
-    const cpuInitial = cpuSeconds(cpuBefore);
 
-    console.log(
-      `controller, ${count} MachineSets × ${machines} Machines, ${WORKERS} workers, real kube-apiserver, Cluster API and machine-api-operator on loopback:`,
-    );
-    console.log(`  creating the MachineSets (client side):  ${(createdMs / 1000).toFixed(2)} s`);
-    console.log(
-      `  all MachineSets Synchronized=True after:  ${(machineSetsMs / 1000).toFixed(2)} s from the first create`,
-    );
-    console.log(
-      `  all Machines provisioned and mirrored:    ${(machinesMs / 1000).toFixed(2)} s from the first create`,
-    );
-    const objects = count * (1 + machines);
-    console.log(
-      `  controller CPU (this process):            ${cpuInitial.toFixed(1)} s, ${((cpuInitial * 1000) / objects).toFixed(1)} ms per MachineSet or Machine`,
-    );
-    console.log(
-      `  the controller's last write:              ${(settledMs / 1000).toFixed(2)} s from the first create`,
-    );
-    printWrites('writes while creating and provisioning', writes, count);
-
-    const before = controller.reconciler.completed + controller.machineReconciler.completed;
-    const cpuResync = process.cpuUsage();
-    const resyncStart = performance.now();
-    controller.resyncAll();
-    await waitUntil(
-      () =>
-        controller.reconciler.completed + controller.machineReconciler.completed >=
-        before + objects,
-      120_000,
-      'the resync',
-    );
-    const resyncMs = performance.now() - resyncStart;
-    console.log(
-      `  no-op resync of all of them:              ${resyncMs.toFixed(0)} ms, ${((cpuSeconds(cpuResync) * 1e6) / objects).toFixed(0)} µs CPU per object`,
-    );
-    printWrites('writes of the no-op resync', writes, count, true);
-
-    const idleFrom = process.cpuUsage();
-    await new Promise((r) => setTimeout(r, IDLE_MS));
-    console.log(
-      `  idle for ${IDLE_MS / 1000} s:                            ${((cpuSeconds(idleFrom) * 60_000) / IDLE_MS).toFixed(2)} CPU s per minute`,
-    );
-    printWrites('writes while idle', writes, count, true);
-    const memory = process.memoryUsage();
+    // restart
+    log('restart');
     await controller.stop();
-    console.log(`  heap used by the process:                 ${mb(memory.heapUsed)}`);
-    console.log(`  resident set size of the process:         ${mb(memory.rss)}`);
+    const restartStart = performance.now();
+    const restartCpu = cpuNow(plane, controller);
+    await controller.begin('restart');
+    await controller.ready();
+    const restarted = await untilQuiet(audit, controller);
+    console.log('restart:');
+    console.log(
+      `  ready and quiet after:                    ${seconds(restartStart, restarted.lastOursAt)}`,
+    );
+    printCpu(restartCpu, cpuNow(plane, controller), {
+      machineSets: count,
+      machines: count * machines,
+    });
+    printWrites('our writes', restarted.writes.ours, perObject(count, count * machines));
+
+    // idle
+    log('idle: two minutes');
+    const idleCpu: number[] = [];
+    let last = controller.usage()?.cpuSeconds ?? 0;
+    for (let minute = 0; minute < 2; minute++) {
+      await sleep(60_000);
+      const now = controller.usage()?.cpuSeconds ?? last;
+      idleCpu.push(now - last);
+      last = now;
+    }
+    await audit.read();
+    const idleWrites = audit.take(WRITERS.ours);
+    console.log('idle:');
+    console.log(
+      `  CPU s: minute 1 ${idleCpu[0]?.toFixed(2)}, minute 2 ${idleCpu[1]?.toFixed(2)}; our writes: ${idleWrites.length}; RSS at the end ${((controller.usage()?.rssBytes ?? 0) / 1048576).toFixed(0)} MiB`,
+    );
+
+    if (migrate > 0) await migration(migrate, { plane, api, audit, observer, controller });
+    console.log(
+      `our peak RSS over every phase: ${((controller.usage()?.peakRssBytes ?? 0) / 1048576).toFixed(0)} MiB`,
+    );
+    finished = true;
   } finally {
-    custom.close();
+    await controller.stop();
+    await observer.stop();
+    api.close();
     setControlPlane(undefined);
     await plane.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (finished) await rm(dir, { recursive: true, force: true });
+    else log(`logs kept in ${join(dir, 'logs')}`);
+  }
+}
+
+/** One MachineSet of `machines` Machines moved to Cluster API: time and writes, none created or deleted. */
+async function migration(
+  machines: number,
+  context: {
+    plane: ControlPlane;
+    api: ReturnType<typeof objectsFor>;
+    audit: AuditWrites;
+    observer: Observer;
+    controller: ControllerProcess;
+  },
+): Promise<void> {
+  const { plane, api, audit, observer, controller } = context;
+  log(`migration: a MachineSet of ${machines} Machines, synchronized first`);
+  await createMachineSets(api, [MIGRATING], machines);
+  const isSynchronized = () => {
+    const set = observer.machineSets.get(MAPI_NAMESPACE, MIGRATING);
+    const own = observer.machinesOf(MIGRATING);
+    return (
+      set !== undefined &&
+      synchronizedAtGeneration(set) &&
+      own.length === machines &&
+      own.every((m) => m.spec.providerID && synchronizedAtGeneration(m))
+    );
+  };
+  await waitUntil(`${MIGRATING} and its Machines Synchronized`, isSynchronized, controller);
+  await untilQuiet(audit, controller);
+  const uidsBefore = observer
+    .machinesOf(MIGRATING)
+    .map((m) => m.metadata.uid)
+    .sort();
+  const cpuBefore = cpuNow(plane, controller);
+  const start = performance.now();
+  await api.patch(
+    { ...MAPI, namespace: MAPI_NAMESPACE, name: MIGRATING },
+    { type: 'merge', body: { spec: { authoritativeAPI: 'ClusterAPI' } } },
+  );
+  const completed = () => {
+    const set = observer.machineSets.get(MAPI_NAMESPACE, MIGRATING);
+    const progressing = set?.status?.conditions?.find((c) => c.type === 'MigrationProgressing');
+    return (
+      set?.status?.authoritativeAPI === 'ClusterAPI' &&
+      progressing?.reason === 'MigrationCompleted' &&
+      // at the CAPI generation now, so not comparable with the MAPI one
+      set.status.conditions?.some((c) => c.type === 'Synchronized' && c.status === 'True') === true
+    );
+  };
+  await waitUntil(`${MIGRATING} MigrationCompleted`, completed, controller);
+  const done = performance.now();
+  const after = await untilQuiet(audit, controller);
+  const uidsAfter = observer
+    .machinesOf(MIGRATING)
+    .map((m) => m.metadata.uid)
+    .sort();
+  const onClusterApi = observer
+    .machinesOf(MIGRATING)
+    .filter((m) => m.status?.authoritativeAPI === 'ClusterAPI').length;
+  console.log(`migration of one MachineSet with ${machines} Machines to ClusterAPI:`);
+  console.log(`  spec edit to MigrationCompleted:          ${seconds(start, done)}`);
+  console.log(
+    `  our last write:                           ${seconds(start, after.lastOursAt)} after the edit`,
+  );
+  console.log(
+    `  Machines on ClusterAPI: ${onClusterApi} of ${machines}; the same Machines before and after: ${JSON.stringify(uidsBefore) === JSON.stringify(uidsAfter)}`,
+  );
+  printCpu(cpuBefore, cpuNow(plane, controller), { machineSets: 1, machines });
+  printWrites('our writes', after.writes.ours, perObject(1, machines));
+  for (const writer of ['cluster-api', 'machine-api-operator'] as const) {
+    console.log(`  ${writer}'s writes: ${after.writes[writer].length}`);
   }
 }
 

@@ -48,12 +48,23 @@ describe('bench command line', () => {
       machineSets: 100,
       machines: 2,
       workers: 4,
+      migrate: 50,
     });
     expect(
-      parseBenchArgs(['--scenario', 'machines', '--machinesets', '10', '--machines', '3']),
+      parseBenchArgs([
+        '--scenario',
+        'machines',
+        '--machinesets',
+        '10',
+        '--machines',
+        '3',
+        '--migrate',
+        '0',
+      ]),
     ).to.include({
       machineSets: 10,
       machines: 3,
+      migrate: 0,
     });
   });
 
@@ -64,6 +75,8 @@ describe('bench command line', () => {
     [['--phases', 'rotation'], '--phases: "initial" is required'],
     [['--scenario', 'fast'], '--scenario: "fast" is neither sync nor machines'],
     [['--machines', '3'], '--machines applies to --scenario machines only'],
+    [['--migrate', '5'], '--migrate applies to --scenario machines only'],
+    [['--scenario', 'machines', '--migrate', 'all'], '--migrate: "all" is not a whole number'],
     [
       ['--scenario', 'machines', '--phases', 'initial'],
       '--phases applies to the sync scenario only',
