@@ -19,6 +19,22 @@ export function stableHash(value: unknown): string {
   });
 }
 
+const frozenHashes = new WeakMap<object, string>();
+
+/**
+ * stableHash of an object that never changes (a remembered, frozen conversion), hashed once per
+ * object rather than on every reconcile that reads it.
+ */
+export function stableHashOfFrozen(value: object): string {
+  if (!Object.isFrozen(value)) return stableHash(value);
+  let hash = frozenHashes.get(value);
+  if (hash === undefined) {
+    hash = stableHash(value);
+    frozenHashes.set(value, hash);
+  }
+  return hash;
+}
+
 /** Cuts a DNS-subdomain name so it still starts and ends with an alphanumeric character. */
 function cut(name: string, length: number): string {
   return name.slice(0, length).replace(/[^a-z0-9]+$/, '');

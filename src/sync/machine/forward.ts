@@ -5,7 +5,7 @@
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../api/types.js';
 import { convertMachine } from '../../conversion/machine/to-capi.js';
 import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
-import { stableHash } from '../../model/naming.js';
+import { stableHashOfFrozen } from '../../model/naming.js';
 import { MachineReason } from '../conditions.js';
 import { convertForward, planForward, type ForwardKind } from '../forward.js';
 import { remembered } from '../remembered-conversion.js';
@@ -88,7 +88,7 @@ function planInfrastructureMachine(
   paused: boolean,
 ): Step | undefined {
   const current = o.infrastructureMachine;
-  const hash = stableHash(desired.spec);
+  const hash = stableHashOfFrozen(desired.spec);
   const owner = controllerReference(mirror);
   const labels = desired.metadata.labels ?? {};
   if (!current) {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  stableHashOfFrozen,
   machineSetLabelValue,
   SPEC_HASH_LENGTH,
   stableHash,
@@ -54,5 +55,19 @@ describe('naming', () => {
     expect(value.length).to.be.at.most(63);
     expect(value).to.match(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/);
     expect(machineSetLabelValue(`${'x'.repeat(60)}-${'z'.repeat(40)}`)).to.not.equal(value);
+  });
+
+  it('hashes a frozen object once, and an object that may change every time', () => {
+    const frozen = Object.freeze({ instanceType: 'm6i.large', zones: Object.freeze(['a']) });
+    const hash = stableHashOfFrozen(frozen);
+    expect(hash).to.equal(stableHash({ zones: ['a'], instanceType: 'm6i.large' }));
+    // read from the cache after the first call: the same hash each time
+    const hashes: string[] = [];
+    for (let i = 0; i < 3; i++) hashes.push(stableHashOfFrozen(frozen));
+    expect(new Set(hashes)).to.deep.equal(new Set([hash]));
+    const open: { instanceType: string } = { instanceType: 'm6i.large' };
+    const before = stableHashOfFrozen(open);
+    open.instanceType = 'm6i.xlarge';
+    expect(stableHashOfFrozen(open)).to.not.equal(before);
   });
 });
