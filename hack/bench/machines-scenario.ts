@@ -369,6 +369,14 @@ async function benchController(options: MachinesBenchOptions): Promise<void> {
     console.log(
       `  CPU s: minute 1 ${idleCpu[0]?.toFixed(2)}, minute 2 ${idleCpu[1]?.toFixed(2)}; our writes: ${idleWrites.length}; RSS at the end ${((controller.usage()?.rssBytes ?? 0) / 1048576).toFixed(0)} MiB`,
     );
+    // what may have woken us: the neighbours' own periodic work
+    for (const writer of ['cluster-api', 'machine-api-operator'] as const) {
+      const theirs = audit.take(WRITERS[writer]);
+      const kinds = Object.entries(countByKind(theirs)).map(([k, n]) => `${k} ${n}`);
+      console.log(
+        `  ${writer}'s writes meanwhile: ${theirs.length}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
+      );
+    }
 
     if (migrate > 0) await migration(migrate, { plane, api, audit, observer, controller });
     console.log(

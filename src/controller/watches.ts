@@ -161,11 +161,35 @@ export function infrastructureChanged(event: InformerEvent<Infrastructure>): boo
   );
 }
 
-/** A MachineSet wakes the Machines it controls on either side (`machinesOf`): they read it. */
+/**
+ * What a Machine's plans read of its MachineSets: which one it is (the owner and its mirror),
+ * whether it is going, and its authority (a Machine a CAPI MachineSet created under ClusterAPI
+ * gets a MAPI mirror).
+ */
+function readByMachines(machineSet: KubeObject): unknown[] {
+  const { spec, status } = machineSet as {
+    spec?: { authoritativeAPI?: unknown };
+    status?: { authoritativeAPI?: unknown };
+  };
+  return [
+    machineSet.metadata.uid,
+    machineSet.metadata.deletionTimestamp,
+    spec?.authoritativeAPI,
+    status?.authoritativeAPI,
+  ];
+}
+
+/**
+ * A MachineSet wakes the Machines it controls on either side (`machinesOf`) when it comes, goes,
+ * or changes what they read of it; not on the replica counts its status gains as they come up.
+ */
 export function machinesOfMachineSet(
   event: InformerEvent<KubeObject>,
   machinesOf: (machineSet: string) => string[],
 ): string[] {
+  if (event.type === 'update' && isEqual(readByMachines(event.old), readByMachines(event.object))) {
+    return [];
+  }
   return machinesOf(event.object.metadata.name);
 }
 

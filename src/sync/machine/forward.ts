@@ -25,8 +25,15 @@ import type { MachineObserved } from './observed.js';
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
 const DEFAULTED_SPEC_FIELDS = ['deletion'] as const;
 
-/** Converted once per version of the Machine and of what it is converted with. */
-const convertMachineOnce = remembered(convertMachine);
+/**
+ * Converted once per version of the Machine and of what it is converted with. Of its MachineSet
+ * and Cluster the conversion reads only which one they are (owner references), so their status
+ * updates, frequent while Machines come up, do not convert every Machine of the set again.
+ */
+const convertMachineOnce = remembered(convertMachine, {
+  machineSet: (set) => set?.metadata.uid,
+  cluster: (cluster) => cluster?.metadata.uid,
+});
 
 const FORWARD: ForwardKind = {
   ...MACHINES,

@@ -227,10 +227,24 @@ describe('controller watches', () => {
     const controlled: Record<string, string[]> = { fleet: ['fleet-x1', 'fleet-x2'] };
     const machinesOf = (set: string) => controlled[set] ?? [];
     const fleet = capiMachineSet(undefined, 'fleet');
-    expect(machinesOfMachineSet(update(fleet, fleet), machinesOf)).to.deep.equal([
-      'fleet-x1',
-      'fleet-x2',
-    ]);
+    expect(machinesOfMachineSet(add(fleet), machinesOf)).to.deep.equal(['fleet-x1', 'fleet-x2']);
+    expect(machinesOfMachineSet(remove(fleet), machinesOf)).to.deep.equal(['fleet-x1', 'fleet-x2']);
+    // its replica counts, as its Machines come up: nothing the Machines read
+    const counted = { ...fleet, status: { replicas: 2, readyReplicas: 1 } };
+    expect(machinesOfMachineSet(update(fleet, counted), machinesOf)).to.deep.equal([]);
+    const going = {
+      ...fleet,
+      metadata: { ...fleet.metadata, deletionTimestamp: '2026-11-27T00:00:00Z' },
+    };
+    expect(machinesOfMachineSet(update(fleet, going), machinesOf)).to.have.length(2);
+    // the authority, as a MAPI MachineSet's status has it
+    const migrated = {
+      ...fleet,
+      status: { authoritativeAPI: 'ClusterAPI' },
+    } as unknown as typeof fleet;
+    expect(machinesOfMachineSet(update(fleet, migrated), machinesOf)).to.have.length(2);
+    const replaced = { ...fleet, metadata: { ...fleet.metadata, uid: 'another' } };
+    expect(machinesOfMachineSet(update(fleet, replaced), machinesOf)).to.have.length(2);
     expect(machinesOfMachineSet(add(capiMachineSet(undefined, 'empty')), machinesOf)).to.deep.equal(
       [],
     );

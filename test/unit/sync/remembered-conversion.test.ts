@@ -63,7 +63,11 @@ describe('convertMachineSetOnce', () => {
 });
 
 describe('a Machine’s conversion, remembered', () => {
-  const convertMachineOnce = remembered(convertMachine);
+  // as sync/machine/forward.ts remembers it
+  const convertMachineOnce = remembered(convertMachine, {
+    machineSet: (set) => set?.metadata.uid,
+    cluster: (cluster) => cluster?.metadata.uid,
+  });
   const input = (mapi = workerMachine(), machineSet = CAPI_MACHINE_SET) => ({
     mapi,
     infrastructure: AWS.infrastructure,
@@ -80,11 +84,25 @@ describe('a Machine’s conversion, remembered', () => {
     expect(first).to.deep.equal(convertMachine(same));
   });
 
-  it('converts again when its MachineSet’s mirror is a new object', () => {
+  it('keeps it when its MachineSet’s mirror is a new version of the same MachineSet', () => {
     const same = input();
     const first = convertMachineOnce(same);
-    const again = convertMachineOnce({ ...same, machineSet: { ...CAPI_MACHINE_SET } });
+    const newStatus = { ...CAPI_MACHINE_SET, status: { replicas: 7 } } as typeof CAPI_MACHINE_SET;
+    expect(convertMachineOnce({ ...same, machineSet: newStatus })).to.equal(first);
+  });
+
+  it('converts again when its MachineSet’s mirror is another MachineSet, or is gone', () => {
+    const same = input();
+    const first = convertMachineOnce(same);
+    const replaced = {
+      ...CAPI_MACHINE_SET,
+      metadata: { ...CAPI_MACHINE_SET.metadata, uid: 'another-uid' },
+    };
+    const again = convertMachineOnce({ ...same, machineSet: replaced });
     expect(again).to.not.equal(first);
-    expect(again).to.deep.equal(first);
+    expect(again).to.deep.equal(convertMachine({ ...same, machineSet: replaced }));
+    const gone = convertMachineOnce({ ...same, machineSet: undefined });
+    expect(gone).to.deep.equal(convertMachine({ ...same, machineSet: undefined }));
+    expect(gone).to.not.deep.equal(again);
   });
 });
