@@ -2,7 +2,8 @@
 // own (so that its CPU and memory are its own), restarted with SIGTERM like a pod.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Phase } from './cli.js';
@@ -32,7 +33,6 @@ export class ControllerProcess implements Subject {
   readonly name = 'ours';
   readonly label: string;
   private child: ChildProcess | undefined;
-  private log: WriteStream | undefined;
   private probePort: Promise<number> | undefined;
   private starts = 0;
   private failed: Error | undefined;
@@ -54,7 +54,10 @@ export class ControllerProcess implements Subject {
   private start(): void {
     const { kubeconfigPath, mapiNamespace, capiNamespace, workers, logDir } = this.options;
     this.starts += 1;
-    const log = createWriteStream(join(logDir, `controller-${this.starts}.log`));
+    const logPath = join(logDir, `controller-${this.starts}.log`);
+    // The program writes its log straight into the file, as into a container runtime's pipe that
+    // is always read: a busy bench process must never hold up its writes.
+    const logFd = openSync(logPath, 'w');
     // setpriv --pdeathsig: the controller dies with the bench, even if the bench is SIGKILLed.
     const child = spawn(
       'setpriv',
@@ -73,46 +76,17 @@ export class ControllerProcess implements Subject {
         '--health-probe-bind-address=127.0.0.1:0',
         '--log-format=json',
       ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: REPO_ROOT, stdio: ['ignore', logFd, logFd] },
     );
+    closeSync(logFd);
     this.child = child;
-    this.log = log;
     child.once('exit', (code, signal) => {
       // stop() forgets the child before it ends it: only an exit of its own is a failure.
       if (this.child === child) {
-        this.failed = new Error(
-          `the controller exited (${code ?? signal}); see ${log.path.toString()}`,
-        );
+        this.failed = new Error(`the controller exited (${code ?? signal}); see ${logPath}`);
       }
     });
-    // The program logs to stderr; its line with the probe port says where /readyz is.
-    this.probePort = new Promise((resolvePort, reject) => {
-      let pending = '';
-      let found = false;
-      const onData = (chunk: Buffer): void => {
-        log.write(chunk);
-        if (found) return;
-        pending += chunk.toString();
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        const line = lines.find((l) => l.includes('serving metrics and probes'));
-        const port = line && (JSON.parse(line) as { probePort?: number }).probePort;
-        if (port) {
-          found = true;
-          pending = '';
-          resolvePort(port);
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', (code, signal) =>
-        reject(
-          new Error(
-            `the controller exited (${code ?? signal}) before serving; see ${log.path.toString()}`,
-          ),
-        ),
-      );
-    });
+    this.probePort = probePortFrom(logPath, child);
     // Seen by ready(); without a reader an early exit would be an unhandled rejection.
     this.probePort.catch(() => undefined);
   }
@@ -168,7 +142,6 @@ export class ControllerProcess implements Subject {
       await exited;
       clearTimeout(timer);
     }
-    this.log?.end();
   }
 }
 
@@ -176,6 +149,22 @@ export class ControllerProcess implements Subject {
  * The image's node flags, then any extra ones for this run, e.g.
  * BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
  */
+/** The probe port the program logs once it serves (its line "serving metrics and probes"). */
+async function probePortFrom(logPath: string, child: ChildProcess): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `the controller exited (${child.exitCode ?? child.signalCode}) before serving; see ${logPath}`,
+      );
+    }
+    const text = await readFile(logPath, 'utf8');
+    const line = text.split('\n').find((l) => l.includes('serving metrics and probes'));
+    const port = line && (JSON.parse(line) as { probePort?: number }).probePort;
+    if (port) return port;
+    await sleep(100);
+  }
+}
+
 function nodeFlags(): string[] {
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   return [...imageNodeFlags(), ...extra];
