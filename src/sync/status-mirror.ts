@@ -6,7 +6,7 @@
 // kind says are ours. Pure.
 import isEqual from 'lodash/isEqual.js';
 import type { KubeObject } from '../api/types.js';
-import { patchStatus, type WriteStep } from './steps.js';
+import { patchStatus, setStatusFields, type WriteStep } from './steps.js';
 
 interface TypedCondition {
   type: string;
@@ -58,7 +58,11 @@ export function planStatusMirror(
   note: string,
 ): WriteStep | undefined {
   const changes = wanted && statusChanges(object.status as Status | undefined, wanted);
-  return changes && patchStatus(object, changes, note);
+  if (!changes) return undefined;
+  // The condition list is merged with everyone else's as read: only that needs the guard.
+  return 'conditions' in changes
+    ? patchStatus(object, changes, note)
+    : setStatusFields(object, changes, note);
 }
 
 /** Replaces our condition types in the list, keeping everyone else's in place. */

@@ -155,6 +155,26 @@ export function patchStatus(
   };
 }
 
+/**
+ * A merge patch that sets status fields of ours to what they must be whatever else changed
+ * meanwhile, so without a resourceVersion guard: on a paused CAPI Machine Cluster API writes
+ * its conditions while machine-api-operator provisions the instance, and a guard would only turn
+ * each of those races into a 409 and a second write.
+ */
+export function setStatusFields(
+  object: KubeObject,
+  status: Record<string, unknown>,
+  note: string,
+): WriteStep {
+  return {
+    kind: 'patch',
+    object,
+    subresource: 'status',
+    patch: { type: 'merge', body: { status } },
+    note,
+  };
+}
+
 /** A merge patch of the given spec fields, conditional on the resourceVersion observed. */
 export function patchSpec(
   object: KubeObject,

@@ -33,21 +33,35 @@ describe('statusChanges', () => {
 });
 
 describe('planStatusMirror', () => {
-  it('patches the status subresource with the changes, guarded by the resourceVersion', () => {
+  it('patches the status subresource with the changes; guarded by the resourceVersion only with conditions', () => {
     const object = {
       apiVersion: 'v1',
       kind: 'Thing',
       metadata: { name: 'a', resourceVersion: '7' },
-      status: { phase: 'Provisioning' },
+      status: { phase: 'Provisioning', conditions: [{ type: 'Paused', status: 'True' }] },
     };
+    // fields of ours: set whatever else changed meanwhile (no 409 when another writer raced)
     const step = planStatusMirror(object, { fields: { phase: 'Running' } }, 'mirroring');
     expect(step).to.deep.include({
       kind: 'patch',
       subresource: 'status',
       note: 'mirroring',
+      patch: { type: 'merge', body: { status: { phase: 'Running' } } },
+    });
+    // a condition list merged with everyone else's as read: only valid on that version
+    const synchronized = { type: 'Synchronized', status: 'True' };
+    const withConditions = planStatusMirror(
+      object,
+      { fields: { phase: 'Running' }, conditions: [synchronized] },
+      'mirroring',
+    );
+    expect(withConditions).to.deep.include({
       patch: {
         type: 'merge',
-        body: { status: { phase: 'Running' }, metadata: { resourceVersion: '7' } },
+        body: {
+          status: { phase: 'Running', conditions: [object.status.conditions[0], synchronized] },
+          metadata: { resourceVersion: '7' },
+        },
       },
     });
     expect(planStatusMirror(object, { fields: { phase: 'Provisioning' } }, 'mirroring')).to.equal(
