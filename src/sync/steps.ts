@@ -166,13 +166,11 @@ export function setStatusFields(
   status: Record<string, unknown>,
   note: string,
 ): WriteStep {
-  return {
-    kind: 'patch',
-    object,
-    subresource: 'status',
-    patch: { type: 'merge', body: { status } },
-    note,
-  };
+  return statusPatch(object, { type: 'merge', body: { status } }, note);
+}
+
+function statusPatch(object: KubeObject, patch: Patch, note: string): WriteStep {
+  return { kind: 'patch', object, subresource: 'status', patch, note };
 }
 
 /** A merge patch of the given spec fields, conditional on the resourceVersion observed. */
