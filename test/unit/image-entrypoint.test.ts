@@ -28,6 +28,9 @@ describe("the image's node flags, from the Containerfile", () => {
   });
 
   it("reads the project's own Containerfile", () => {
-    expect(imageNodeFlags()).to.include('--max-semi-space-size=8');
+    expect(imageNodeFlags()).to.include.members([
+      '--max-semi-space-size=2',
+      '--heap-growing-percent=30',
+    ]);
   });
 });
