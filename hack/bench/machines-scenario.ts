@@ -37,12 +37,12 @@ import { AuditWrites, countByKind, type AuditWrite } from './audit-writes.js';
 import type { MachinesBenchOptions } from './cli.js';
 import { buildProgram, ControllerProcess } from './controller-process.js';
 import { readProcessUsage } from './process-usage.js';
+import { waitUntil } from './run.js';
 
 const MAPI_NAMESPACE = 'bench-mapi';
 const CAPI_NAMESPACE = 'bench-capi';
 /** The controller has written nothing for this long: it is done. */
 const QUIET_MS = 5000;
-const PHASE_TIMEOUT_MS = 30 * 60_000;
 const MIGRATING = 'bench-migration';
 
 /** Who writes, by the user name each runs as in the control plane (and in OpenShift). */
@@ -146,20 +146,6 @@ function cpuNow(plane: ControlPlane, controller: ControllerProcess): Record<stri
     cpu[name] = pid === undefined ? 0 : (readProcessUsage(pid)?.cpuSeconds ?? 0);
   }
   return cpu;
-}
-
-async function waitUntil(
-  what: string,
-  check: () => boolean,
-  controller: ControllerProcess,
-): Promise<void> {
-  const deadline = Date.now() + PHASE_TIMEOUT_MS;
-  while (!check()) {
-    const failure = controller.failure();
-    if (failure) throw new Error(`${failure.message} (waiting for ${what})`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
 }
 
 /**

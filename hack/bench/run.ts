@@ -52,7 +52,8 @@ async function inBatches<T>(items: T[], act: (item: T) => Promise<void>): Promis
   }
 }
 
-async function waitUntil(
+/** Polls `check` until it holds; fails at once when the subject has failed, or after the phase timeout. */
+export async function waitUntil(
   what: string,
   check: () => boolean | Promise<boolean>,
   subject?: Subject,
