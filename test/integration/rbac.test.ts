@@ -399,6 +399,18 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
           { timeoutMs: 60_000 },
         );
         await waitCondition(name, 'True', 'ResourceSynchronized');
+        // machine-api-operator's Machine mirrored: the infrastructure machine is created (its
+        // create verb is granted per platform), however long machine-api-operator takes
+        const infrastructureMachines = {
+          ...fixture.templates,
+          plural: fixture.templates.plural.replace(/templates$/, 's'),
+        };
+        await eventually(
+          async () => {
+            expect(await world.templates(infrastructureMachines)).to.not.deep.equal([]);
+          },
+          { timeoutMs: 60_000 },
+        );
         await api().delete({ ...MAPI, namespace: mapiNamespace, name });
         await waitGone(name, fixture.templates);
         await stop(program);
