@@ -9,6 +9,7 @@ import type { KubeClient } from './http-client.js';
 import { objectKey, resourcePath, type ResourceDescriptor } from './resources.js';
 import { describeErrorChain as describeError, statusCode } from './errors.js';
 import { StoreIndex, type IndexFunc } from './store-index.js';
+import { shareUnchanged } from './share-unchanged.js';
 import type { Logger } from '../logging.js';
 
 export { resourcePath, type ResourceDescriptor };
@@ -421,7 +422,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     const next = new Map<string, T>();
     for (const item of result.items) {
       const object = this.clean(item);
-      next.set(objectKey(object), object);
+      const key = objectKey(object);
+      const held = this.store.get(key);
+      // The version held already stays the same object: what was computed from it still holds.
+      if (!held) next.set(key, object);
+      else if (held.metadata.resourceVersion === object.metadata.resourceVersion)
+        next.set(key, held);
+      else next.set(key, shareUnchanged(held, object));
     }
     // A list is news of every object we deleted: one it does not hold is gone (the tombstone
     // goes), one it holds as it was before our deletion is a snapshot older than the deletion
@@ -623,7 +630,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     return false;
   }
 
-  private put(key: string, object: T): void {
+  /** `object` is a fresh copy (see `clean`): parts equal to the version held are shared. */
+  private put(key: string, fresh: T): void {
+    const held = this.store.get(key);
+    const object = held ? shareUnchanged(held, fresh) : fresh;
     this.store.set(key, object);
     for (const index of this.indexes.values()) index.set(key, object);
   }

@@ -276,6 +276,30 @@ describe('Informer', () => {
       expect(informer.lastResourceVersion()).to.equal('15');
     });
 
+    it('keeps what an update did not change the same object: the spec of a status update, a relisted version', async () => {
+      await startSynced([machineSet('a', '5')]);
+      const before = informer.get('ns/a') as unknown as {
+        spec: object;
+        metadata: { labels: object };
+      };
+      transport.lastWatch().emit('MODIFIED', { ...machineSet('a', '6'), status: { replicas: 1 } });
+      const after = informer.get('ns/a') as unknown as typeof before & { status: object };
+      expect(after.spec).to.equal(before.spec);
+      expect(after.metadata.labels).to.equal(before.metadata.labels);
+      expect(after.status).to.deep.equal({ replicas: 1 });
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '7', 2));
+      expect(informer.get('ns/a')).to.have.nested.property('spec.replicas', 2);
+
+      // a relist that holds the version cached already leaves it as it is
+      const held = informer.get('ns/a');
+      transport.lastWatch().close(Object.assign(new Error('Gone'), { code: 410 }));
+      await flush(); // a watch that delivered: relisted at once
+      expect(transport.lists).to.have.length(2);
+      transport.lastList().resolve({ items: [machineSet('a', '7', 2)], resourceVersion: '30' });
+      await flush();
+      expect(informer.get('ns/a')).to.equal(held);
+    });
+
     it('moves the resourceVersion on a bookmark, without events, and the next watch starts there', async () => {
       await startSynced([machineSet('a', '5')]);
       transport.lastWatch().emit('BOOKMARK', bookmark('50'));

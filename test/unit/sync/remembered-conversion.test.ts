@@ -91,6 +91,31 @@ describe('a Machine’s conversion, remembered', () => {
     expect(convertMachineOnce({ ...same, machineSet: newStatus })).to.equal(first);
   });
 
+  it('keeps it across status updates of the Machine (the informer shares its unchanged spec)', () => {
+    const mapi = workerMachine();
+    const first = convertMachineOnce(input(mapi));
+    const newStatus = {
+      ...mapi,
+      metadata: { ...mapi.metadata, resourceVersion: '99' },
+      status: { phase: 'Provisioned' },
+    };
+    expect(convertMachineOnce(input(newStatus))).to.equal(first);
+  });
+
+  it('converts again when the Machine’s labels or spec change, even with the same spec object', () => {
+    const mapi = workerMachine();
+    const first = convertMachineOnce(input(mapi));
+    const relabelled = {
+      ...mapi,
+      metadata: { ...mapi.metadata, labels: { ...mapi.metadata.labels, team: 'x' } },
+    };
+    const again = convertMachineOnce(input(relabelled));
+    expect(again).to.not.equal(first);
+    expect(again).to.deep.equal(convertMachine(input(relabelled)));
+    const moved = { ...mapi, spec: { ...mapi.spec, providerID: 'aws:///us-east-1b/i-0123' } };
+    expect(convertMachineOnce(input(moved))).to.deep.equal(convertMachine(input(moved)));
+  });
+
   it('converts again when its MachineSet’s mirror is another MachineSet, or is gone', () => {
     const same = input();
     const first = convertMachineOnce(same);
