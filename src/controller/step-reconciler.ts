@@ -313,7 +313,10 @@ export class StepReconciler<O extends ObservedBase> {
   private async execute(step: WriteStep, observed: O, log: Logger): Promise<void> {
     try {
       await this.write(step, observed);
-      log.info(step.note, { kind: step.object.kind, name: step.object.metadata.name });
+      // Status mirrors follow their source several times while a machine comes up: at info they
+      // would drown (and cost more than) the writes that change what a machine is.
+      const level = step.kind === 'patch' && step.subresource === 'status' ? 'debug' : 'info';
+      log[level](step.note, { kind: step.object.kind, name: step.object.metadata.name });
     } catch (err) {
       if (isRace(step, err)) throw err;
       const permanent = isPermanent(err);

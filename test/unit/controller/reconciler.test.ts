@@ -136,6 +136,16 @@ describe('reconciler', () => {
     expect(writer.calls).to.have.length(calls);
   });
 
+  it('logs what it creates and changes at info, its status mirrors at debug', async () => {
+    const { reconciler, logs } = setUp();
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    const logged = (level: string) =>
+      logs.filter((l) => l.level === level && l.meta?.kind).map((l) => l.message);
+    expect(logged('info')).to.include.members(['creating paused CAPI machine set']);
+    expect(logged('info').join('\n')).to.not.match(/status/i);
+    expect(logged('debug').join('\n')).to.match(/status/i);
+  });
+
   it('records events best effort: an Event the API server refuses never fails the write it follows', async () => {
     const { reconciler, writer, caches, events, logs } = setUp(mapiMachineSet(), () =>
       Promise.reject(new ApiError(403, 'events is forbidden')),
