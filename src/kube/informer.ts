@@ -655,8 +655,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (typeof metadata !== 'object' || metadata === null || typeof metadata.name !== 'string') {
       throw new Error('object without metadata.name');
     }
-    const copy = { ...metadata };
-    delete copy.managedFields;
+    // A rest copy, not `delete`: a deleted property leaves a slower, larger dictionary object.
+    const { managedFields: _managedFields, ...copy } = metadata;
     return { ...(raw as object), metadata: copy } as unknown as T;
   }
 
