@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# Prepares everything the tests and the demo run, in the order they need it: the control plane,
-# the CRDs, the neighbours (Cluster API, the providers' webhooks, machine-api-operator) and, unless
-# `--demo`, the kstatus checker. On a cold machine the module downloads of every build start at
-# once, in the background, so that downloading overlaps compiling instead of waiting for it; each
-# component prints a line with its elapsed time. Each step is skipped when already built.
+# Prepares everything the tests and the demo run: the control plane, the CRDs, the neighbours
+# (Cluster API, the providers' webhooks, machine-api-operator) and the kstatus checker; with
+# `--demo`, only what the demo runs (the neighbours in hack/neighbours/demo.list, no kstatus).
+# On a cold machine the module downloads of every build start at once, in the background, and
+# the control plane and the neighbours compile side by side, so that downloading and one build's
+# single-threaded steps (linking) overlap the other's compiling; each component prints a line with
+# its elapsed time. Each step is skipped when already built.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/lib.sh"
 
 require_tool go "install the Go toolchain (>= 1.25) to build the control plane"
 WITH_KSTATUS=1
-[ "${1:-}" = --demo ] && WITH_KSTATUS=0
+NEIGHBOURS=()
+if [ "${1:-}" = --demo ]; then
+  WITH_KSTATUS=0
+  mapfile -t NEIGHBOURS < <(grep -v '^#' "$HERE/neighbours/demo.list")
+fi
 
 start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start))s"; }
 
 # Go modules whose packages a build needs, downloaded in parallel by `go list -deps` (it fetches
 # exactly what loading the packages takes); the CRD modules in one `go mod download`.
-MODULE_DIRS=("$HERE/controlplane" "$HERE"/neighbours/*/)
+MODULE_DIRS=("$HERE/controlplane")
+if [ ${#NEIGHBOURS[@]} -eq 0 ]; then
+  MODULE_DIRS+=("$HERE"/neighbours/*/)
+else
+  for name in "${NEIGHBOURS[@]}"; do MODULE_DIRS+=("$HERE/neighbours/$name"); done
+fi
 [ "$WITH_KSTATUS" = 1 ] && MODULE_DIRS+=("$HERE/kstatus")
 PREFETCH_LOG="$(mktemp)"
 prefetch() {
@@ -37,16 +48,21 @@ trap 'kill "$PREFETCH" 2>/dev/null || true; rm -f "$PREFETCH_LOG"' EXIT
 
 step() {
   local name="$1" script="$2"
+  shift 2
   local t0
   t0=$(date +%s)
-  bash "$HERE/$script" >/dev/null
+  bash "$HERE/$script" "$@" >/dev/null
   log "$name ready in $(($(date +%s) - t0))s ($(elapsed) since the start)"
 }
 
 log "preparing the control plane and its neighbours (a cold machine downloads modules and compiles for about 20 minutes)"
-step "control plane (kube-apiserver, kube-controller-manager, etcd, kubectl)" build-controlplane.sh
+step "control plane (kube-apiserver, kube-controller-manager, etcd, kubectl)" build-controlplane.sh &
+CONTROL_PLANE=$!
+trap 'kill "$PREFETCH" "$CONTROL_PLANE" 2>/dev/null || true; rm -f "$PREFETCH_LOG"' EXIT
 step "CRDs" fetch-crds.sh
-step "neighbours (Cluster API, providers' webhooks, machine-api-operator)" build-neighbours.sh
+ALL_NEIGHBOURS="Cluster API, providers' webhooks, machine-api-operator"
+step "neighbours (${NEIGHBOURS[*]:-$ALL_NEIGHBOURS})" build-neighbours.sh "${NEIGHBOURS[@]}"
+wait "$CONTROL_PLANE" || die "the control plane did not build (see the output above)"
 [ "$WITH_KSTATUS" = 1 ] && step "kstatus checker" build-kstatus.sh
 wait "$PREFETCH" 2>/dev/null || true
 log "everything ready in $(elapsed)"

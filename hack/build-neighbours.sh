@@ -6,6 +6,7 @@
 # (machine-api-operator has none: its binary builds its configurations from the module's Go). One module (and binary) per upstream
 # project, as their versions clash; hack/neighbours/serving is what they share.
 # Skipped when the binaries for these exact pins are already built.
+# With names (`build-neighbours.sh cluster-api machine-api-operator`), builds only those.
 # Prints the directory holding the binaries on its last line.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -25,9 +26,15 @@ KEY="$(cat "$ROOT"/*/go.mod "$ROOT"/*/go.sum "$ROOT"/*/*.go <(echo "$NEIGHBOURS"
   sha256sum | cut -c1-16)"
 BIN="$CACHE_ROOT/neighbours/$KEY/bin"
 
+REQUESTED=("$@")
+for name in "${REQUESTED[@]}"; do
+  grep -q "^$name " <<<"$NEIGHBOURS" || die "no neighbour named $name (see NEIGHBOURS in $0)"
+done
+
 missing=()
 while read -r name module; do
   [ -n "$name" ] || continue
+  [ ${#REQUESTED[@]} -eq 0 ] || [[ " ${REQUESTED[*]} " == *" $name "* ]] || continue
   if [ ! -x "$BIN/$name" ] || { [ "$module" != - ] && [ ! -f "$BIN/$name.webhooks.yaml" ]; }; then
     missing+=("$name $module")
   fi

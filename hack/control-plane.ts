@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
@@ -38,9 +38,10 @@ export interface ControlPlaneOptions {
   log?: (message: string) => void;
   /**
    * Also run the neighbouring controllers and webhooks (NEIGHBOURS below); default true.
-   * `false` gives only etcd, kube-apiserver, kube-controller-manager and the CRDs.
+   * `false` gives only etcd, kube-apiserver, kube-controller-manager and the CRDs; a list, only
+   * those neighbours (the demo's: `demoNeighbours()`).
    */
-  neighbours?: boolean;
+  neighbours?: boolean | readonly NeighbourName[];
 }
 
 export type CoreComponentName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager';
@@ -139,8 +140,8 @@ export interface ControlPlane extends ControlPlaneState {
 }
 
 /** Runs a hack/ script that prints a directory on its last line; returns that directory. */
-function runHackScript(script: string): string {
-  const out = execFileSync('bash', [join(REPO_ROOT, 'hack', script)], {
+function runHackScript(script: string, args: readonly string[] = []): string {
+  const out = execFileSync('bash', [join(REPO_ROOT, 'hack', script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
   });
@@ -157,8 +158,19 @@ export function ensureCrds(): string {
   return runHackScript('fetch-crds.sh');
 }
 
-export function ensureNeighbours(): string {
-  return runHackScript('build-neighbours.sh');
+/** Builds the neighbours named (default: all) unless built; the directory of their binaries. */
+export function ensureNeighbours(names: readonly NeighbourName[] = []): string {
+  return runHackScript('build-neighbours.sh', names);
+}
+
+/** The neighbours the demo runs (hack/neighbours/demo.list, which hack/build-all.sh --demo builds). */
+export function demoNeighbours(): NeighbourName[] {
+  const list = readFileSync(join(REPO_ROOT, 'hack', 'neighbours', 'demo.list'), 'utf8');
+  const names = list.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+  const unknown = names.filter((name) => !NEIGHBOURS.some((spec) => spec.name === name));
+  if (unknown.length)
+    throw new Error(`hack/neighbours/demo.list: no neighbour ${unknown.join(', ')}`);
+  return names as NeighbourName[];
 }
 
 async function freePort(): Promise<number> {
@@ -442,22 +454,26 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
     // The neighbours: started after the CRDs they watch and serve webhooks for, and after the
     // config objects they read.
-    if (options.neighbours ?? true) {
+    if (options.neighbours !== false) {
       log('creating the Infrastructure and DNS `cluster` where missing');
       await ensureClusterConfig(kubeConfig);
     }
+    const wanted = options.neighbours ?? true;
     const neighbours =
-      (options.neighbours ?? true)
-        ? await startNeighbours({
-            dir,
-            identityKubeconfigPaths,
-            server,
-            ca,
-            adminToken,
-            launch,
-            ensureRunning,
-            log,
-          })
+      wanted !== false
+        ? await startNeighbours(
+            wanted === true ? NEIGHBOURS : NEIGHBOURS.filter((spec) => wanted.includes(spec.name)),
+            {
+              dir,
+              identityKubeconfigPaths,
+              server,
+              ca,
+              adminToken,
+              launch,
+              ensureRunning,
+              log,
+            },
+          )
         : [];
 
     const componentPids: Partial<Record<ComponentName, number>> = {};
@@ -725,12 +741,17 @@ interface NeighbourContext {
   log: (message: string) => void;
 }
 
-/** Starts every neighbour and resolves once each is ready and its webhooks answer. */
-async function startNeighbours(ctx: NeighbourContext): Promise<Neighbour[]> {
-  const neighbourBin = ensureNeighbours();
-  ctx.log(`starting ${NEIGHBOURS.map((n) => n.name).join(', ')}`);
+/** Starts the neighbours and resolves once each is ready and its webhooks answer. */
+async function startNeighbours(
+  specs: readonly NeighbourSpec[],
+  ctx: NeighbourContext,
+): Promise<Neighbour[]> {
+  const neighbourBin = ensureNeighbours(
+    specs.length < NEIGHBOURS.length ? specs.map((s) => s.name) : [],
+  );
+  ctx.log(`starting ${specs.map((n) => n.name).join(', ')}`);
   return Promise.all(
-    NEIGHBOURS.map(async (spec): Promise<Neighbour> => {
+    specs.map(async (spec): Promise<Neighbour> => {
       const [probePort, webhookPort] = await Promise.all([freePort(), freePort()]);
       const probeUrl = `http://127.0.0.1:${probePort}`;
       const certDir = join(ctx.dir, 'neighbours', spec.name);

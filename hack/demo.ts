@@ -13,7 +13,7 @@ import { NAMESPACE } from '../src/kube/builtin-resources.js';
 import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
 import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
 import { objectsFor } from '../test/support/kube-client.js';
-import { startControlPlane, type ControlPlane } from './control-plane.js';
+import { demoNeighbours, startControlPlane, type ControlPlane } from './control-plane.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAPI_NAMESPACE = 'openshift-machine-api';
@@ -569,7 +569,11 @@ const controllerLog = join(dir, 'controller.log');
 let awsLogShown = false;
 try {
   banner('starting a local control plane (etcd, kube-apiserver, kube-controller-manager)');
-  plane = await startControlPlane({ dir, log: (m) => console.log(`  ${m}`) });
+  plane = await startControlPlane({
+    dir,
+    log: (m) => console.log(`  ${m}`),
+    neighbours: demoNeighbours(),
+  });
   await seed(plane);
   console.log(
     `  created Infrastructure "cluster" (AWS, ${INFRASTRUCTURE_NAME}), CAPI Cluster ${INFRASTRUCTURE_NAME},`,

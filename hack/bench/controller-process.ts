@@ -145,10 +145,6 @@ export class ControllerProcess implements Subject {
   }
 }
 
-/**
- * The image's node flags, then any extra ones for this run, e.g.
- * BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
- */
 /** The probe port the program logs once it serves (its line "serving metrics and probes"). */
 async function probePortFrom(logPath: string, child: ChildProcess): Promise<number> {
   for (;;) {
@@ -165,6 +161,10 @@ async function probePortFrom(logPath: string, child: ChildProcess): Promise<numb
   }
 }
 
+/**
+ * The image's node flags, then any extra ones for this run, e.g.
+ * BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+ */
 function nodeFlags(): string[] {
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   return [...imageNodeFlags(), ...extra];
