@@ -2,10 +2,10 @@
 # Prepares everything the tests and the demo run: the control plane, the CRDs, the neighbours
 # (Cluster API, the providers' webhooks, machine-api-operator) and the kstatus checker; with
 # `--demo`, only what the demo runs (the neighbours in hack/neighbours/demo.list, no kstatus).
-# On a cold machine the module downloads of every build start at once, in the background, and
-# the control plane and the neighbours compile side by side, so that downloading and one build's
-# single-threaded steps (linking) overlap the other's compiling; each component prints a line with
-# its elapsed time. Each step is skipped when already built.
+# On a cold machine the module downloads of every build start at once, in the background, so
+# that downloading overlaps compiling; the builds themselves run one after the other (two at once
+# on two cores took longer than both in turn). Each component prints a line with its elapsed time.
+# Each step is skipped when already built.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/lib.sh"
@@ -56,13 +56,10 @@ step() {
 }
 
 log "preparing the control plane and its neighbours (a cold machine downloads modules and compiles for about 20 minutes)"
-step "control plane (kube-apiserver, kube-controller-manager, etcd, kubectl)" build-controlplane.sh &
-CONTROL_PLANE=$!
-trap 'kill "$PREFETCH" "$CONTROL_PLANE" 2>/dev/null || true; rm -f "$PREFETCH_LOG"' EXIT
+step "control plane (kube-apiserver, kube-controller-manager, etcd, kubectl)" build-controlplane.sh
 step "CRDs" fetch-crds.sh
 ALL_NEIGHBOURS="Cluster API, providers' webhooks, machine-api-operator"
 step "neighbours (${NEIGHBOURS[*]:-$ALL_NEIGHBOURS})" build-neighbours.sh "${NEIGHBOURS[@]}"
-wait "$CONTROL_PLANE" || die "the control plane did not build (see the output above)"
 [ "$WITH_KSTATUS" = 1 ] && step "kstatus checker" build-kstatus.sh
 wait "$PREFETCH" 2>/dev/null || true
 log "everything ready in $(elapsed)"
