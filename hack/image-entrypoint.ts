@@ -1,6 +1,6 @@
-// The node flags the image runs the controller with, read from the Containerfile's ENTRYPOINT, so
-// that the bench measures, and the image test runs, the program exactly as a cluster runs it. The
-// parser is pure.
+// The node flags and environment the image runs the controller with, read from the Containerfile's
+// ENTRYPOINT and its runtime stage's ENV, so that the bench measures, and the image test runs, the
+// program exactly as a cluster runs it. The parsers are pure.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -28,4 +28,28 @@ export function entrypointNodeFlags(containerfile: string): string[] {
 
 export function imageNodeFlags(): string[] {
   return entrypointNodeFlags(readFileSync(CONTAINERFILE, 'utf8'));
+}
+
+/**
+ * The variables the runtime stage (after the last FROM) sets with `ENV KEY=VALUE …` (values
+ * without spaces, optionally in double quotes).
+ */
+export function runtimeEnvironment(containerfile: string): Record<string, string> {
+  const lines = containerfile.split('\n');
+  const from = lines.findLastIndex((line) => /^\s*FROM\s/i.test(line));
+  const env: Record<string, string> = {};
+  for (const line of lines.slice(from + 1)) {
+    const match = /^\s*ENV\s+(.*)$/i.exec(line);
+    if (!match?.[1]) continue;
+    for (const word of match[1].trim().split(/\s+/)) {
+      const pair = /^([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|(\S*))$/.exec(word);
+      if (!pair?.[1]) throw new Error(`the Containerfile's ENV is not KEY=VALUE: ${line.trim()}`);
+      env[pair[1]] = pair[2] ?? pair[3] ?? '';
+    }
+  }
+  return env;
+}
+
+export function imageEnvironment(): Record<string, string> {
+  return runtimeEnvironment(readFileSync(CONTAINERFILE, 'utf8'));
 }

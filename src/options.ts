@@ -4,11 +4,13 @@ import { SUPPORTED_PLATFORMS } from './conversion/platforms.js';
 import type { LogFormat, LogLevel } from './logging.js';
 
 /**
- * MachineSets reconciled in parallel by default. Measured at 1,000 MachineSets: 2 workers took
- * 1.3× the floor script's time for the initial sync, 4 took 0.66× at less CPU per MachineSet; each
- * worker has at most one request in flight, so 4 writes at a time is all the API server sees.
+ * MachineSets reconciled in parallel by default. Each worker has at most one request in flight,
+ * so this is how many writes at a time the API server sees. Measured at 1,000 MachineSets on two
+ * cores, against the keep-alive floor (32 at a time): 4 workers took 1.33× its time for the
+ * initial sync, 8 took 1.14× at less CPU per MachineSet and the same peak memory (README,
+ * Benchmarks).
  */
-export const DEFAULT_WORKERS = 4;
+export const DEFAULT_WORKERS = 8;
 
 export interface Options {
   kubeconfig?: string;

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Phase } from './cli.js';
-import { imageNodeFlags } from '../image-entrypoint.js';
+import { imageEnvironment, imageNodeFlags } from '../image-entrypoint.js';
 import { readProcessUsage } from './process-usage.js';
 import type { Subject, SubjectUsage } from './subject.js';
 
@@ -38,9 +38,13 @@ export class ControllerProcess implements Subject {
   private failed: Error | undefined;
 
   constructor(private readonly options: ControllerProcessOptions) {
-    this.label = ['node', ...imageNodeFlags(), 'dist/main.js', `--workers ${options.workers}`].join(
-      ' ',
-    );
+    this.label = [
+      ...Object.entries(imageEnvironment()).map(([key, value]) => `${key}=${value}`),
+      'node',
+      ...imageNodeFlags(),
+      'dist/main.js',
+      `--workers ${options.workers}`,
+    ].join(' ');
   }
 
   async begin(phase: Phase): Promise<void> {
@@ -76,7 +80,11 @@ export class ControllerProcess implements Subject {
         '--health-probe-bind-address=127.0.0.1:0',
         '--log-format=json',
       ],
-      { cwd: REPO_ROOT, stdio: ['ignore', logFd, logFd] },
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, ...imageEnvironment() },
+        stdio: ['ignore', logFd, logFd],
+      },
     );
     closeSync(logFd);
     this.child = child;

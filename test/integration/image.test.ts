@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { entrypointNodeFlags, imageNodeFlags } from '../../hack/image-entrypoint.js';
+import {
+  entrypointNodeFlags,
+  imageEnvironment,
+  imageNodeFlags,
+} from '../../hack/image-entrypoint.js';
 import { testNamespace } from '../support/cluster.js';
 import { DEFAULT_INFRASTRUCTURE, setInfrastructure } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
@@ -82,7 +86,7 @@ describe('the container image (Containerfile)', function () {
     const capiNamespace = await testNamespace('capi');
     const program = startProgram(
       [`--mapi-namespace=${mapiNamespace}`, `--capi-namespace=${capiNamespace}`],
-      { NODE_ENV: 'production' },
+      imageEnvironment(),
       { nodeArgs: [...imageNodeFlags(), 'dist/main.js'], cwd: imageRoot },
     );
     await createAwsMachineSet(mapiNamespace, 'from-image');

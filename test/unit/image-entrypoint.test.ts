@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { entrypointNodeFlags, imageNodeFlags } from '../../hack/image-entrypoint.js';
+import {
+  entrypointNodeFlags,
+  imageEnvironment,
+  imageNodeFlags,
+  runtimeEnvironment,
+} from '../../hack/image-entrypoint.js';
 
 describe("the image's node flags, from the Containerfile", () => {
   it('takes the words between node and dist/main.js of the last ENTRYPOINT', () => {
@@ -32,5 +37,25 @@ describe("the image's node flags, from the Containerfile", () => {
       '--max-semi-space-size=2',
       '--heap-growing-percent=30',
     ]);
+  });
+
+  it("takes the runtime stage's ENV, not the builder's", () => {
+    const containerfile = [
+      'FROM base AS builder',
+      'ENV BUILD_ONLY=1',
+      'FROM runtime',
+      'ENV NODE_ENV=production MALLOC_ARENA_MAX="2"',
+      'ENV EMPTY=',
+    ].join('\n');
+    expect(runtimeEnvironment(containerfile)).to.deep.equal({
+      NODE_ENV: 'production',
+      MALLOC_ARENA_MAX: '2',
+      EMPTY: '',
+    });
+    expect(() => runtimeEnvironment('FROM x\nENV legacy form')).to.throw('not KEY=VALUE');
+  });
+
+  it("reads the project's own environment", () => {
+    expect(imageEnvironment()).to.include({ NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' });
   });
 });

@@ -6,7 +6,7 @@ describe('command-line options', () => {
     expect(parseOptions([], {}, false)).to.deep.equal({
       mapiNamespace: 'openshift-machine-api',
       capiNamespace: 'openshift-cluster-api',
-      workers: 4,
+      workers: 8,
       migrationHandshake: true,
       logLevel: 'info',
       logFormat: 'json',

@@ -4,12 +4,12 @@ import { BenchUsageError, parseBenchArgs, parseChartArgs } from '../../../hack/b
 const NOW = new Date('2026-01-02T03:04:05.678Z');
 
 describe('bench command line', () => {
-  it('defaults to the sync scenario: 1000 MachineSets, 4 workers, every phase, a temp file', () => {
+  it('defaults to the sync scenario: 1000 MachineSets, 8 workers, every phase, a temp file', () => {
     const options = parseBenchArgs([], NOW);
     expect(options).to.include({
       scenario: 'sync',
       machineSets: 1000,
-      workers: 4,
+      workers: 8,
       floorConcurrency: 32,
     });
     expect(options).to.have.deep.property('phases', ['initial', 'rotation', 'idle', 'restart']);
@@ -47,7 +47,7 @@ describe('bench command line', () => {
       scenario: 'machines',
       machineSets: 100,
       machines: 2,
-      workers: 4,
+      workers: 8,
       migrate: 50,
     });
     expect(
