@@ -15,7 +15,7 @@ WITH_KSTATUS=1
 NEIGHBOURS=()
 if [ "${1:-}" = --demo ]; then
   WITH_KSTATUS=0
-  mapfile -t NEIGHBOURS < <(grep -v '^#' "$HERE/neighbours/demo.list")
+  mapfile -t NEIGHBOURS < <(grep -v -e '^#' -e '^[[:space:]]*$' "$HERE/neighbours/demo.list")
 fi
 
 start=$(date +%s)

@@ -158,7 +158,7 @@ export function ensureCrds(): string {
   return runHackScript('fetch-crds.sh');
 }
 
-/** Builds the neighbours named (default: all) unless built; the directory of their binaries. */
+/** Builds the neighbours named (none named: all) unless built; the directory of their binaries. */
 export function ensureNeighbours(names: readonly NeighbourName[] = []): string {
   return runHackScript('build-neighbours.sh', names);
 }
@@ -746,9 +746,7 @@ async function startNeighbours(
   specs: readonly NeighbourSpec[],
   ctx: NeighbourContext,
 ): Promise<Neighbour[]> {
-  const neighbourBin = ensureNeighbours(
-    specs.length < NEIGHBOURS.length ? specs.map((s) => s.name) : [],
-  );
+  const neighbourBin = ensureNeighbours(specs.map((spec) => spec.name));
   ctx.log(`starting ${specs.map((n) => n.name).join(', ')}`);
   return Promise.all(
     specs.map(async (spec): Promise<Neighbour> => {
