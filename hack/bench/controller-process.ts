@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Phase } from './cli.js';
 import { imageEnvironment, imageNodeFlags } from '../image-entrypoint.js';
+import { parseReconcileTotals } from './metrics.js';
 import { readProcessUsage } from './process-usage.js';
 import type { Subject, SubjectUsage } from './subject.js';
 
@@ -34,6 +35,7 @@ export class ControllerProcess implements Subject {
   readonly label: string;
   private child: ChildProcess | undefined;
   private probePort: Promise<number> | undefined;
+  private metricsPort: Promise<number> | undefined;
   private starts = 0;
   private failed: Error | undefined;
 
@@ -94,7 +96,9 @@ export class ControllerProcess implements Subject {
         this.failed = new Error(`the controller exited (${code ?? signal}); see ${logPath}`);
       }
     });
-    this.probePort = probePortFrom(logPath, child);
+    this.probePort = portFrom(logPath, child, 'probePort');
+    this.metricsPort = portFrom(logPath, child, 'metricsPort');
+    this.metricsPort.catch(() => undefined);
     // Seen by ready(); without a reader an early exit would be an unhandled rejection.
     this.probePort.catch(() => undefined);
   }
@@ -132,6 +136,19 @@ export class ControllerProcess implements Subject {
     return this.failed;
   }
 
+  /**
+   * Reconciles so far in this process, per controller (`controller_runtime_reconcile_total` summed
+   * over results): what the process did with the events it received.
+   */
+  async reconciles(): Promise<Record<string, number>> {
+    if (!this.metricsPort) return {};
+    const port = await this.metricsPort;
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      signal: AbortSignal.timeout(10_000),
+    });
+    return parseReconcileTotals(await res.text());
+  }
+
   usage(): SubjectUsage | undefined {
     const pid = this.child?.pid;
     const usage = pid === undefined ? undefined : readProcessUsage(pid);
@@ -153,8 +170,12 @@ export class ControllerProcess implements Subject {
   }
 }
 
-/** The probe port the program logs once it serves (its line "serving metrics and probes"). */
-async function probePortFrom(logPath: string, child: ChildProcess): Promise<number> {
+/** A port the program logs once it serves (its line "serving metrics and probes"). */
+async function portFrom(
+  logPath: string,
+  child: ChildProcess,
+  which: 'probePort' | 'metricsPort',
+): Promise<number> {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -163,7 +184,7 @@ async function probePortFrom(logPath: string, child: ChildProcess): Promise<numb
     }
     const text = await readFile(logPath, 'utf8');
     const line = text.split('\n').find((l) => l.includes('serving metrics and probes'));
-    const port = line && (JSON.parse(line) as { probePort?: number }).probePort;
+    const port = line && (JSON.parse(line) as Record<typeof which, number | undefined>)[which];
     if (port) return port;
     await sleep(100);
   }

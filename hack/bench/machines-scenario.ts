@@ -230,6 +230,27 @@ function printCpu(
   );
 }
 
+/**
+ * Reconciles per object, per controller, and the writes of every writer on Machine resources per
+ * Machine: each such write is a watch event that may wake a Machine's reconcile.
+ */
+function printReconciles(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  objects: { machineSets: number; machines: number },
+  writes: Record<Writer, AuditWrite[]>,
+): void {
+  const used = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+  const onMachines = Object.values(writes)
+    .flat()
+    .filter((w) => perObject(1, 1)(w.resource)[0] === 'Machine').length;
+  console.log(
+    `  reconciles: ${(used('machineset-sync') / objects.machineSets).toFixed(1)} per MachineSet, ` +
+      `${(used('machine-sync') / objects.machines).toFixed(1)} per Machine; ` +
+      `writes on Machine resources by every writer: ${(onMachines / objects.machines).toFixed(1)} per Machine`,
+  );
+}
+
 function seconds(fromMs: number, toMs = performance.now()): string {
   return `${((toMs - fromMs) / 1000).toFixed(1)} s`;
 }
@@ -289,6 +310,7 @@ async function benchController(options: MachinesBenchOptions): Promise<void> {
     await controller.begin('initial');
     await controller.ready();
     const cpuBefore = cpuNow(plane, controller);
+    const reconcilesBefore = await controller.reconciles();
     const start = performance.now();
     log(`initial: creating ${count} MachineSets of ${machines} Machines`);
     const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
@@ -313,6 +335,12 @@ async function benchController(options: MachinesBenchOptions): Promise<void> {
       machineSets: count,
       machines: count * machines,
     });
+    printReconciles(
+      reconcilesBefore,
+      await controller.reconciles(),
+      { machineSets: count, machines: count * machines },
+      initial.writes,
+    );
     console.log(
       `  our peak RSS: ${((controller.usage()?.peakRssBytes ?? 0) / 1048576).toFixed(0)} MiB`,
     );
@@ -411,6 +439,7 @@ async function migration(
     .map((m) => m.metadata.uid)
     .sort();
   const cpuBefore = cpuNow(plane, controller);
+  const reconcilesBefore = await controller.reconciles();
   const start = performance.now();
   await api.patch(
     { ...MAPI, namespace: MAPI_NAMESPACE, name: MIGRATING },
@@ -445,6 +474,12 @@ async function migration(
     `  Machines on ClusterAPI: ${onClusterApi} of ${machines}; the same Machines before and after: ${JSON.stringify(uidsBefore) === JSON.stringify(uidsAfter)}`,
   );
   printCpu(cpuBefore, cpuNow(plane, controller), { machineSets: 1, machines });
+  printReconciles(
+    reconcilesBefore,
+    await controller.reconciles(),
+    { machineSets: 1, machines },
+    after.writes,
+  );
   printWrites('our writes', after.writes.ours, perObject(1, machines));
   for (const writer of ['cluster-api', 'machine-api-operator'] as const) {
     console.log(`  ${writer}'s writes: ${after.writes[writer].length}`);

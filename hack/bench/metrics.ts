@@ -1,5 +1,6 @@
 // kube-apiserver's own count of requests (`apiserver_request_total`, Prometheus text format):
-// the writes, by resource, and their differences between two scrapes. Pure.
+// the writes, by resource, and their differences between two scrapes; and the controller's count
+// of reconciles. Pure.
 
 /** The verbs of `apiserver_request_total` that change something. */
 export const WRITE_VERBS = ['POST', 'PUT', 'PATCH', 'APPLY', 'DELETE', 'DELETECOLLECTION'] as const;
@@ -14,6 +15,7 @@ const BACKGROUND_GROUPS = new Set(['coordination.k8s.io']);
 export type WriteCounts = Record<string, number>;
 
 const SAMPLE = /^apiserver_request_total\{([^}]*)\}\s+(\S+)/;
+const RECONCILES = /^controller_runtime_reconcile_total\{([^}]*)\}\s+(\S+)/;
 const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
 
 function labelsOf(text: string): Record<string, string> {
@@ -87,4 +89,17 @@ export function totalWrites(counts: WriteCounts): number {
 /** Adds `n` writes under `key` (the bench's own bookkeeping). */
 export function countWrite(counts: WriteCounts, key: string, n = 1): void {
   counts[key] = (counts[key] ?? 0) + n;
+}
+
+/** The controller's reconciles in a /metrics scrape, per controller, summed over results. */
+export function parseReconcileTotals(metricsText: string): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const line of metricsText.split('\n')) {
+    const match = RECONCILES.exec(line);
+    const controller = match?.[1] && labelsOf(match[1]).controller;
+    const value = Number(match?.[2]);
+    if (controller && Number.isFinite(value))
+      totals[controller] = (totals[controller] ?? 0) + value;
+  }
+  return totals;
 }

@@ -26,10 +26,11 @@ import { createObjectWriter } from '../kube/writer.js';
 import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
-import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
+import { CONTROLLER_NAME, CONTROLLER_NAMES, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
-import { asCache, machineCache } from './caches.js';
+import { asCache } from './caches.js';
 import {
+  attachWatches,
   machineController,
   machineSetController,
   type Controller,
@@ -113,6 +114,7 @@ function watchedInformers(
 ): Sources {
   const { mapiNamespace, capiNamespace, logger } = options;
   return {
+    mapiNamespace,
     capiNamespace,
     mapiMachineSets: manager.informer(MAPI_MACHINE_SET, mapiNamespace),
     capiMachineSets: manager.informer(CAPI_MACHINE_SET, capiNamespace, (i) =>
@@ -149,7 +151,6 @@ function watchedInformers(
 function reconcilers(
   sources: Sources,
   options: ControllerOptions,
-  wakeMachineSet: (name: string) => void,
 ): { reconciler: Reconciler; machineReconciler: MachineReconciler } {
   const { client, mapiNamespace, capiNamespace, logger } = options;
   const caches = {
@@ -157,8 +158,8 @@ function reconcilers(
     capiMachineSets: asCache(sources.capiMachineSets),
     clusters: asCache(sources.clusters),
     infrastructures: asCache(sources.infrastructures),
-    mapiMachines: machineCache(sources.mapiMachines, MAPI_GROUP_PREFIX, wakeMachineSet),
-    capiMachines: machineCache(sources.capiMachines, CAPI_GROUP_PREFIX, wakeMachineSet),
+    mapiMachines: asCache(sources.mapiMachines),
+    capiMachines: asCache(sources.capiMachines),
   };
   const shared = {
     mapiNamespace,
@@ -186,34 +187,41 @@ function reconcilers(
   };
 }
 
-/** Hands a key to the controller of its kind; counts the outcome in the metrics. */
+/** Hands a key to the controller of its kind. */
 function dispatch(
   controllers: Controller[],
   metrics: Metrics | undefined,
 ): (key: string) => Promise<ReconcileResult> {
   return async (key) => {
-    const started = performance.now();
-    try {
-      let result: ReconcileResult = {};
-      for (const controller of controllers) {
-        const name = controller.nameOf(key);
-        if (name !== undefined) {
-          result = await controller.reconcile(name);
-          break;
-        }
-      }
-      const outcome = result.retry
-        ? 'requeue'
-        : result.requeueAfterMs === undefined
-          ? 'success'
-          : 'requeue_after';
-      metrics?.reconciled(outcome, (performance.now() - started) / 1000);
-      return result;
-    } catch (err) {
-      metrics?.reconciled('error', (performance.now() - started) / 1000);
-      throw err;
+    for (const controller of controllers) {
+      const name = controller.nameOf(key);
+      if (name !== undefined) return reconcileCounted(controller, name, metrics);
     }
+    return {};
   };
+}
+
+/** Reconciles one object; counts the outcome in its controller's metrics. */
+async function reconcileCounted(
+  controller: Controller,
+  name: string,
+  metrics: Metrics | undefined,
+): Promise<ReconcileResult> {
+  const label = CONTROLLER_NAMES[controller.kind];
+  const started = performance.now();
+  try {
+    const result = await controller.reconcile(name);
+    const outcome = result.retry
+      ? 'requeue'
+      : result.requeueAfterMs === undefined
+        ? 'success'
+        : 'requeue_after';
+    metrics?.reconciled(label, outcome, (performance.now() - started) / 1000);
+    return result;
+  } catch (err) {
+    metrics?.reconciled(label, 'error', (performance.now() - started) / 1000);
+    throw err;
+  }
 }
 
 /** What the caches say about the cluster, for the ClusterOperator status. */
@@ -283,15 +291,13 @@ export function startController(options: ControllerOptions): RunningController {
     options.metrics ? { metrics: options.metrics.workQueue(CONTROLLER_NAME) } : {},
   );
   const sources = watchedInformers(manager, options, () => resyncAll());
-  const { reconciler, machineReconciler } = reconcilers(sources, options, (set) => queue.add(set));
+  const { reconciler, machineReconciler } = reconcilers(sources, options);
   const controllers = [
     machineSetController(sources, reconciler),
     machineController(sources, machineReconciler),
   ];
   // Event handlers only map an object to the keys it concerns.
-  for (const controller of controllers) {
-    for (const watch of controller.watches) watch.attach((name) => queue.add(controller.key(name)));
-  }
+  attachWatches(controllers, (key) => queue.add(key));
   /** Queues every known MachineSet and Machine, as a periodic resync would. */
   const resyncAll = (): void => {
     for (const controller of controllers) {

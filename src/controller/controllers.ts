@@ -13,7 +13,9 @@ import type {
 } from '../api/types.js';
 import type { Informer, InformerHandler } from '../kube/informer.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
+import { migrationWantedOrUnderWay } from '../migration/handshake.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
+import type { CONTROLLER_NAMES } from '../observability/metrics.js';
 import type { MachineReconciler } from './machine-reconciler.js';
 import type { KindInformers } from './manager.js';
 import {
@@ -38,6 +40,7 @@ import {
 
 /** The informers the controllers watch, made by the manager. */
 export interface Sources {
+  mapiNamespace: string;
   capiNamespace: string;
   mapiMachineSets: Informer<MapiMachineSet>;
   capiMachineSets: Informer<CapiMachineSet>;
@@ -53,7 +56,8 @@ export interface Sources {
 
 /** An informer (or a family of them) feeding a map from its events to a controller's objects. */
 export interface Watch {
-  attach(enqueue: (name: string) => void): void;
+  /** `enqueue` gets each name an event wakes, and the writer when the change is our own write. */
+  attach(enqueue: (name: string, writer: string | undefined) => void): void;
 }
 
 /** Every event of `source` enqueues the names `map` gives. */
@@ -61,7 +65,9 @@ export function watch<T>(
   source: { on(handler: InformerHandler<T>): unknown },
   map: MapFunc<T>,
 ): Watch {
-  return { attach: (enqueue) => void source.on((e) => map(e).forEach((name) => enqueue(name))) };
+  return {
+    attach: (enqueue) => void source.on((e) => map(e).forEach((name) => enqueue(name, e.writer))),
+  };
 }
 
 /** Every event of an informer of the family enqueues the names the map of its kind gives. */
@@ -73,14 +79,14 @@ export function watchKinds<T extends KubeObject>(
     attach: (enqueue) =>
       source.on((kind) => {
         const map = mapFor(kind);
-        return (e) => map(e).forEach((name) => enqueue(name));
+        return (e) => map(e).forEach((name) => enqueue(name, e.writer));
       }),
   };
 }
 
 export interface Controller {
-  /** What it reconciles, in logs. */
-  kind: string;
+  /** What it reconciles, in logs and metrics. */
+  kind: keyof typeof CONTROLLER_NAMES;
   /** The queue key of one of its objects. */
   key(name: string): string;
   /** The object a queue key names, when the key is this controller's. */
@@ -89,6 +95,7 @@ export interface Controller {
   watches: Watch[];
   /** Every object it knows of, for a resync. */
   all(): string[];
+  /** Reconciles one object; its own writes are marked with its queue key, `key(name)`. */
   reconcile(name: string): Promise<ReconcileResult>;
 }
 
@@ -110,6 +117,10 @@ export function machineSetController(sources: Sources, reconciler: Reconciler): 
   const sourceOf = (kind: string, name: string) =>
     templates.get(kind)?.get(capiNamespace, name)?.metadata.annotations?.[SOURCE_ANNOTATION];
   const usersOf = (ref: string) => names(capiMachineSets.byIndex(BY_TEMPLATE, ref));
+  const readsMachines = (set: string) => {
+    const mapi = mapiMachineSets.get(sources.mapiNamespace, set);
+    return mapi !== undefined && migrationWantedOrUnderWay(mapi);
+  };
   return {
     kind: 'MachineSet',
     key: (name) => name,
@@ -117,13 +128,13 @@ export function machineSetController(sources: Sources, reconciler: Reconciler): 
     watches: [
       watch(mapiMachineSets, itself),
       watch(capiMachineSets, (e) => [...itself(e), ...machineSetsReleasedBy(e, sourceOf)]),
-      watch(sources.mapiMachines, (e) => machineSetOfMachine(e, MAPI_GROUP_PREFIX)),
-      watch(sources.capiMachines, (e) => machineSetOfMachine(e, CAPI_GROUP_PREFIX)),
+      watch(sources.mapiMachines, (e) => machineSetOfMachine(e, MAPI_GROUP_PREFIX, readsMachines)),
+      watch(sources.capiMachines, (e) => machineSetOfMachine(e, CAPI_GROUP_PREFIX, readsMachines)),
       ...clusterWatches(sources, all),
       watchKinds(templates, (kind) => (e) => machineSetsReadingTemplate(e, kind, usersOf)),
     ],
     all,
-    reconcile: (name) => reconciler.reconcile(name),
+    reconcile: (name) => reconciler.reconcile(name, name),
   };
 }
 
@@ -148,6 +159,22 @@ export function machineController(sources: Sources, reconciler: MachineReconcile
       watchKinds(sources.infrastructureMachines, () => machineOfInfrastructureMachine),
     ],
     all,
-    reconcile: (name) => reconciler.reconcile(name),
+    reconcile: (name) => reconciler.reconcile(name, machineKey(name)),
   };
+}
+
+/**
+ * Connects every controller's watches to the queue: each name an event wakes is queued under its
+ * controller's key, except for the writer of the change, whose reconcile observes afresh after
+ * each of its writes anyway.
+ */
+export function attachWatches(controllers: Controller[], add: (key: string) => void): void {
+  for (const controller of controllers) {
+    for (const watch of controller.watches) {
+      watch.attach((name, writer) => {
+        const key = controller.key(name);
+        if (key !== writer) add(key);
+      });
+    }
+  }
 }

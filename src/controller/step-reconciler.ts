@@ -27,9 +27,12 @@ export interface ObjectCache<T extends KubeObject> {
   /** The objects under `value` in the index `name` (see reconciler.ts); without it, `list` is filtered. */
   byIndex?(name: string, value: string): T[];
   hasSynced(): boolean;
-  /** Records the server's answer to our own write, ahead of the watch event. */
-  upsert(object: T): void;
-  remove(key: string): void;
+  /**
+   * Records the server's answer to our own write, ahead of the watch event; `writer` (the queue
+   * key of the reconcile that wrote) is not woken by it.
+   */
+  upsert(object: T, writer?: string): void;
+  remove(key: string, writer?: string): void;
 }
 
 export interface StepReconcilerOptions {
@@ -93,6 +96,12 @@ function refusalReason(step: WriteStep, reasons: RefusalReasons): SyncReason {
   if (group === MAPI_GROUP) return reasons.mapi;
   if (group === CAPI_GROUP) return step.kind === 'create' ? reasons.capiCreate : reasons.capi;
   return reasons.infrastructure;
+}
+
+/** One reconcile: its log, and the queue key it runs for (see `reconcile`). */
+interface Run {
+  log: Logger;
+  writer: string;
 }
 
 /** A plan that keeps producing writes is a bug; stop and back off rather than spin. */
@@ -195,16 +204,21 @@ export class StepReconciler<O extends ObservedBase> {
     private readonly base: StepReconcilerOptions,
   ) {}
 
-  async reconcile(name: string): Promise<ReconcileResult> {
+  /**
+   * `writer`: the queue key this reconcile runs for. The changes its own writes make do not wake
+   * it again: it observes afresh after each write until its plan is done.
+   */
+  async reconcile(name: string, writer = name): Promise<ReconcileResult> {
     try {
-      return await this.reconcileSteps(name);
+      return await this.reconcileSteps(name, writer);
     } finally {
       this.completed++;
     }
   }
 
-  private async reconcileSteps(name: string): Promise<ReconcileResult> {
+  private async reconcileSteps(name: string, writer: string): Promise<ReconcileResult> {
     const log = this.base.logger.child({ [this.parts.subject]: name });
+    const run: Run = { log, writer };
     for (let steps = 0; steps < MAX_STEPS_PER_RECONCILE; steps++) {
       const observed = this.parts.observe(name);
       if (!observed) return { requeueAfterMs: CACHE_WAIT_MS };
@@ -224,7 +238,7 @@ export class StepReconciler<O extends ObservedBase> {
           return {};
         }
         try {
-          await this.writeReport(report, observed, log);
+          await this.writeReport(report, observed, run);
         } catch (err) {
           if (isRace(report, err)) return { retry: true };
           throw err;
@@ -232,7 +246,7 @@ export class StepReconciler<O extends ObservedBase> {
         continue;
       }
       try {
-        await this.execute(step, observed, log);
+        await this.execute(step, observed, run);
         this.refused.delete(name);
       } catch (err) {
         if (isRace(step, err)) {
@@ -261,7 +275,7 @@ export class StepReconciler<O extends ObservedBase> {
   }
 
   /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */
-  private async write(step: WriteStep, observed: O): Promise<void> {
+  private async write(step: WriteStep, observed: O, wakeNot: string): Promise<void> {
     const { writer } = this.base;
     const writable = this.parts.writable(observed);
     const resource = resourceOf(
@@ -306,13 +320,14 @@ export class StepReconciler<O extends ObservedBase> {
     // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
     const gone =
       !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);
-    if (gone) cache?.remove(key);
-    else if (answer) cache?.upsert(answer);
+    if (gone) cache?.remove(key, wakeNot);
+    else if (answer) cache?.upsert(answer, wakeNot);
   }
 
-  private async execute(step: WriteStep, observed: O, log: Logger): Promise<void> {
+  private async execute(step: WriteStep, observed: O, run: Run): Promise<void> {
+    const { log } = run;
     try {
-      await this.write(step, observed);
+      await this.write(step, observed, run.writer);
       // Status mirrors follow their source several times while a machine comes up: at info they
       // would drown (and cost more than) the writes that change what a machine is.
       const level = step.kind === 'patch' && step.subresource === 'status' ? 'debug' : 'info';
@@ -321,7 +336,7 @@ export class StepReconciler<O extends ObservedBase> {
       if (isRace(step, err)) throw err;
       const permanent = isPermanent(err);
       const description = describeError(err);
-      await this.reportWriteFailure(step, observed, description, permanent, log);
+      await this.reportWriteFailure(step, observed, description, permanent, run);
       const message = `${step.note}: ${description}`;
       if (permanent) {
         log.warn('write refused by the API server; waiting for a change', {
@@ -354,15 +369,15 @@ export class StepReconciler<O extends ObservedBase> {
     observed: O,
     description: string,
     permanent: boolean,
-    log: Logger,
+    run: Run,
   ): Promise<void> {
     const report = this.failureReport(step, observed, description, permanent);
     if (!report) return;
     try {
-      await this.writeReport(report, observed, log);
+      await this.writeReport(report, observed, run);
     } catch (reportErr) {
       // The original failure is what gets retried; a refused write's report is retried then.
-      log.debug('could not report the failure', { error: describeError(reportErr) });
+      run.log.debug('could not report the failure', { error: describeError(reportErr) });
     }
   }
 
@@ -386,8 +401,8 @@ export class StepReconciler<O extends ObservedBase> {
     return report.kind === 'done' ? undefined : report;
   }
 
-  private async writeReport(report: WriteStep, observed: O, log: Logger): Promise<void> {
-    await this.write(report, observed);
-    await this.recordEvents(report, observed, log);
+  private async writeReport(report: WriteStep, observed: O, run: Run): Promise<void> {
+    await this.write(report, observed, run.writer);
+    await this.recordEvents(report, observed, run.log);
   }
 }

@@ -105,28 +105,32 @@ function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
 
 /**
  * The MachineSet to wake for a Machine that changed from `before` to `after` (either absent when
- * it appeared or went): its controlling MachineSet of that group, when what that MachineSet's
- * plan reads changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of
+ * it appeared or went): its controlling MachineSet of that group, when that MachineSet's plan
+ * reads its Machines now (`readsMachines`: only its migration handshake does) and what it reads
+ * of them changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of
  * that).
  */
 export function machineSetToWake(
   before: KubeObject | undefined,
   after: KubeObject | undefined,
   groupPrefix: string,
+  readsMachines: (machineSet: string) => boolean,
 ): string | undefined {
   const machine = after ?? before;
   const set = machine && owningMachineSetName(machine, groupPrefix);
+  if (!set || !readsMachines(set)) return undefined;
   const changed = !before || !after || !isEqual(readBySet(before), readBySet(after));
   return changed ? set : undefined;
 }
 
-/** A Machine of that group wakes its MachineSet, when what the MachineSet's plan reads changed. */
+/** A Machine of that group wakes its MachineSet, when the MachineSet's plan reads the change. */
 export function machineSetOfMachine(
   event: InformerEvent<KubeObject>,
   groupPrefix: string,
+  readsMachines: (machineSet: string) => boolean,
 ): string[] {
   const { before, after } = change(event);
-  const set = machineSetToWake(before, after, groupPrefix);
+  const set = machineSetToWake(before, after, groupPrefix, readsMachines);
   return set ? [set] : [];
 }
 

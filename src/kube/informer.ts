@@ -48,10 +48,12 @@ export interface ListWatcher {
   ): Promise<WatchHandle>;
 }
 
-export type InformerEvent<T> =
-  | { type: 'add'; object: T }
-  | { type: 'update'; object: T; old: T }
-  | { type: 'delete'; object: T };
+export type InformerEvent<T> = (
+  { type: 'add'; object: T } | { type: 'update'; object: T; old: T } | { type: 'delete'; object: T }
+) & {
+  /** Set on the change our own write made (`upsert`, `remove`): who wrote it, as they said. */
+  writer?: string;
+};
 
 export type InformerHandler<T> = (event: InformerEvent<T>) => void;
 
@@ -229,12 +231,14 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   /**
    * Records the server's answer to our own write ahead of its watch event, so a reconcile that
-   * follows sees its own write. Emits nothing (the watch event will) and never moves the watch's
-   * resourceVersion. Ignored when the store holds this version or a newer one, when the watch
-   * has already passed this version and the object is no longer there (deleted since), or when
-   * it is a version of an object we deleted (`remove`).
+   * follows sees its own write, and emits the change now, marked with its `writer`; the watch
+   * event of that version brings nothing new then and is not emitted again. Never moves the
+   * watch's resourceVersion. Ignored when the store holds this version or a newer one (the watch
+   * was first: it emitted the change), when the watch has already passed this version and the
+   * object is no longer there (deleted since), or when it is a version of an object we deleted
+   * (`remove`).
    */
-  upsert(object: T): void {
+  upsert(object: T, writer?: string): void {
     const cleaned = this.clean(object);
     const key = objectKey(cleaned);
     if (this.buried(key, cleaned)) return;
@@ -247,7 +251,13 @@ export class Informer<T extends KubeObject = KubeObject> {
       const order = compareResourceVersions(rv, this.resourceVersion);
       if (order !== undefined && order <= 0) return;
     }
-    this.put(key, cleaned);
+    const stored = this.put(key, cleaned);
+    const mark = writer === undefined ? {} : { writer };
+    this.emit(
+      current
+        ? { type: 'update', object: stored, old: current, ...mark }
+        : { type: 'add', object: stored, ...mark },
+    );
   }
 
   /**
@@ -255,11 +265,12 @@ export class Informer<T extends KubeObject = KubeObject> {
    * (the object's uid and resourceVersion), so that a watch event or a list older than the
    * deletion, still on its way, does not put the object back before its DELETED event arrives.
    */
-  remove(key: string): void {
+  remove(key: string, writer?: string): void {
     const deleted = this.store.get(key);
     this.forget(key);
     const { uid, resourceVersion } = deleted?.metadata ?? {};
     if (uid || resourceVersion) this.tombstones.set(key, { uid, resourceVersion });
+    if (deleted) this.emit({ type: 'delete', object: deleted, ...(writer ? { writer } : {}) });
   }
 
   /**
@@ -561,10 +572,11 @@ export class Informer<T extends KubeObject = KubeObject> {
         this.advance(object);
         // A version of an object we deleted, delivered late: it stays deleted.
         if (this.buried(key, object)) return undefined;
-        // The store may already hold a newer version: the server's answer to our own write.
-        if (old && isOlder(object, old)) return undefined;
-        this.put(key, object);
-        this.emit(old ? { type: 'update', object, old } : { type: 'add', object });
+        // The store may already hold this version or a newer one: the server's answer to our own
+        // write, emitted when it was recorded (`upsert`).
+        if (old && (isOlder(object, old) || sameVersion(object, old))) return undefined;
+        const stored = this.put(key, object);
+        this.emit(old ? { type: 'update', object: stored, old } : { type: 'add', object: stored });
         return undefined;
       }
       case 'DELETED': {
@@ -578,8 +590,10 @@ export class Informer<T extends KubeObject = KubeObject> {
         }
         // A newer object under this key (our own create, after this deletion) stays.
         if (old && isOlder(object, old)) return undefined;
+        // Our own deletion (`remove`) was emitted when it was recorded.
+        const ours = !old && tombstone !== undefined && !otherObject(tombstone, object);
         this.forget(key);
-        this.emit({ type: 'delete', object });
+        if (!ours) this.emit({ type: 'delete', object });
         return undefined;
       }
       case 'BOOKMARK': {
@@ -631,11 +645,12 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   /** `object` is a fresh copy (see `clean`): parts equal to the version held are shared. */
-  private put(key: string, fresh: T): void {
+  private put(key: string, fresh: T): T {
     const held = this.store.get(key);
     const object = held ? shareUnchanged(held, fresh) : fresh;
     this.store.set(key, object);
     for (const index of this.indexes.values()) index.set(key, object);
+    return object;
   }
 
   private forget(key: string): void {
@@ -825,6 +840,12 @@ function isNewer(object: KubeObject, tombstone: Tombstone): boolean {
   return (
     (compareResourceVersions(object.metadata.resourceVersion, tombstone.resourceVersion) ?? 1) > 0
   );
+}
+
+/** True when both are the same version of an object. */
+function sameVersion(a: KubeObject, b: KubeObject): boolean {
+  const rv = a.metadata.resourceVersion;
+  return !!rv && rv === b.metadata.resourceVersion && a.metadata.uid === b.metadata.uid;
 }
 
 /** True when `a` is known to be an older version than `b`; unknown order counts as newer. */

@@ -40,6 +40,19 @@ export function planHandshake(s: Subject): Step | undefined {
 }
 
 /**
+ * Whether the handshake has anything to do beyond bookkeeping: a migration is asked for (spec and
+ * status differ) or under way (Migrating). Only then does it read the subject's followers (a
+ * MachineSet's Machines), so only then need a change of one of them wake it. Mirrors the branches
+ * of planHandshake.
+ */
+export function migrationWantedOrUnderWay(mapi: Subject['mapi']): boolean {
+  if (isDeleting(mapi)) return false;
+  const current = mapi.status?.authoritativeAPI;
+  if (!current) return false;
+  return current === 'Migrating' || current !== wantedAuthority(mapi);
+}
+
+/**
  * What spec.authoritativeAPI asks for (the CRD defaults it to MachineAPI). An object without
  * spec, which the CRD admits, asks for nothing: the authority stays where status has it, a
  * migration under way goes on to its target, and an empty status gets the CRD's default.

@@ -5,7 +5,11 @@ import type { MapiMachineSet } from '../api/types.js';
 import type { WorkQueueMetrics } from '../controller/workqueue.js';
 import { findSynchronized } from '../sync/conditions.js';
 
+/** The shared work queue's name, and the MachineSet controller's. */
 export const CONTROLLER_NAME = 'machineset-sync';
+/** The controllers, by the kind each reconciles: the `controller` label of the reconcile metrics. */
+export const CONTROLLER_NAMES = { MachineSet: CONTROLLER_NAME, Machine: 'machine-sync' } as const;
+export type ControllerName = (typeof CONTROLLER_NAMES)[keyof typeof CONTROLLER_NAMES];
 export const LEADER_ELECTION_NAME = 'mapi-capi-sync';
 
 /** controller-runtime's reconcile_time_seconds buckets. */
@@ -65,10 +69,12 @@ export class Metrics {
     });
     this.leaderStatus.set({ name: LEADER_ELECTION_NAME }, 0);
     // Zero-initialise so rate() and alerts see the series from the start.
-    for (const result of ['success', 'error', 'requeue', 'requeue_after'] as const) {
-      this.reconcileTotal.inc({ controller: CONTROLLER_NAME, result }, 0);
+    for (const controller of Object.values(CONTROLLER_NAMES)) {
+      for (const result of ['success', 'error', 'requeue', 'requeue_after'] as const) {
+        this.reconcileTotal.inc({ controller, result }, 0);
+      }
+      this.reconcileErrors.inc({ controller }, 0);
     }
-    this.reconcileErrors.inc({ controller: CONTROLLER_NAME }, 0);
     new Gauge({
       name: 'mapi_capi_sync_machinesets',
       help: 'MAPI MachineSets by Synchronized condition status and status.authoritativeAPI',
@@ -91,10 +97,10 @@ export class Metrics {
     });
   }
 
-  reconciled(result: ReconcileResult, seconds: number): void {
-    this.reconcileTotal.inc({ controller: CONTROLLER_NAME, result });
-    if (result === 'error') this.reconcileErrors.inc({ controller: CONTROLLER_NAME });
-    this.reconcileTime.observe({ controller: CONTROLLER_NAME }, seconds);
+  reconciled(controller: ControllerName, result: ReconcileResult, seconds: number): void {
+    this.reconcileTotal.inc({ controller, result });
+    if (result === 'error') this.reconcileErrors.inc({ controller });
+    this.reconcileTime.observe({ controller }, seconds);
   }
 
   leader(isLeader: boolean): void {

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { parseWriteCounts, totalWrites, writeDelta } from '../../../hack/bench/metrics.js';
+import {
+  parseReconcileTotals,
+  parseWriteCounts,
+  totalWrites,
+  writeDelta,
+} from '../../../hack/bench/metrics.js';
 
 const SCRAPE = `# HELP apiserver_request_total [STABLE] Counter of apiserver requests
 # TYPE apiserver_request_total counter
@@ -32,5 +37,21 @@ describe('kube-apiserver write counts', () => {
 
   it('reads nothing from text without the metric', () => {
     expect(parseWriteCounts('# nothing\nup 1\n')).to.deep.equal({});
+  });
+});
+
+describe('the controller’s reconcile counts', () => {
+  it('sums controller_runtime_reconcile_total over results, per controller', () => {
+    const scrape = [
+      '# TYPE controller_runtime_reconcile_total counter',
+      'controller_runtime_reconcile_total{controller="machineset-sync",result="success"} 12',
+      'controller_runtime_reconcile_total{controller="machineset-sync",result="requeue"} 3',
+      'controller_runtime_reconcile_total{controller="machine-sync",result="success"} 40',
+      'controller_runtime_reconcile_errors_total{controller="machine-sync"} 9',
+    ].join('\n');
+    expect(parseReconcileTotals(scrape)).to.deep.equal({
+      'machineset-sync': 15,
+      'machine-sync': 40,
+    });
   });
 });

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import type { KubeObject, MachineTemplate } from '../../../src/api/types.js';
 import {
+  attachWatches,
   machineController,
   machineSetController,
   type Controller,
@@ -80,11 +81,7 @@ function world() {
     machineController(sources, reconciler('Machine')),
   ];
   const queued: string[] = [];
-  for (const controller of controllers) {
-    for (const watch of controller.watches) {
-      watch.attach((name) => queued.push(controller.key(name)));
-    }
-  }
+  attachWatches(controllers, (key) => queued.push(key));
   return { informers, controllers, queued, reconciled };
 }
 
@@ -117,13 +114,36 @@ describe('controllers', () => {
     expect(queued).to.deep.equal(['borrower', 'fleet']);
   });
 
-  it('a Machine wakes itself, and its MachineSet when what that one reads changed', () => {
+  it('a Machine wakes itself, and its MachineSet while that one migrates and what it reads changed', () => {
     const { informers, queued } = world();
     const machine = machineOf('fleet', 'cluster.x-k8s.io');
+    const fleet = named('fleet') as KubeObject & { spec?: object; status?: object };
+    informers.mapiMachineSets.objects.push(fleet);
+    fleet.spec = { authoritativeAPI: 'MachineAPI' };
+    fleet.status = { authoritativeAPI: 'MachineAPI' };
     informers.capiMachines.emit({ type: 'add', object: machine });
-    expect(queued).to.deep.equal(['fleet', 'machine/fleet-cluster']);
+    expect(queued, 'no migration: the MachineSet reads no Machine').to.deep.equal([
+      'machine/fleet-cluster',
+    ]);
+    fleet.status = { authoritativeAPI: 'Migrating' };
+    informers.capiMachines.emit({ type: 'add', object: machine });
+    expect(queued.slice(1)).to.deep.equal(['fleet', 'machine/fleet-cluster']);
     informers.capiMachines.emit({ type: 'update', old: machine, object: machine });
-    expect(queued.slice(2)).to.deep.equal(['machine/fleet-cluster']);
+    expect(queued.slice(3)).to.deep.equal(['machine/fleet-cluster']);
+  });
+
+  it('our own write wakes whom it concerns but not the reconcile that wrote it', () => {
+    const { informers, queued } = world();
+    const fleet = named('fleet') as KubeObject & { spec?: object; status?: object };
+    fleet.spec = { authoritativeAPI: 'ClusterAPI' };
+    fleet.status = { authoritativeAPI: 'Migrating' };
+    informers.mapiMachineSets.objects.push(fleet);
+    const machine = machineOf('fleet', 'cluster.x-k8s.io');
+    const writer = 'machine/fleet-cluster';
+    informers.capiMachines.emit({ type: 'add', object: machine, writer });
+    expect(queued).to.deep.equal(['fleet']);
+    informers.capiMachines.emit({ type: 'add', object: machine, writer: 'fleet' });
+    expect(queued.slice(1)).to.deep.equal(['machine/fleet-cluster']);
   });
 
   it('a template wakes its MachineSet and those using it; an infrastructure machine its Machine', () => {

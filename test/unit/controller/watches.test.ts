@@ -124,9 +124,18 @@ describe('controller watches', () => {
       { name: 'a MachineSet of the other group', event: add(owned(CAPI)), group: MAPI, wakes: [] },
       { name: 'no MachineSet', event: add(unowned), group: MAPI, wakes: [] },
     ];
+    const migrating = () => true;
     for (const { name, event, group, wakes } of cases) {
-      it(name, () => expect(machineSetOfMachine(event, group)).to.deep.equal(wakes));
+      it(name, () => expect(machineSetOfMachine(event, group, migrating)).to.deep.equal(wakes));
     }
+    it('not while the MachineSet’s plan does not read its Machines (no migration wanted)', () => {
+      const asked: string[] = [];
+      const steady = (set: string) => (asked.push(set), false);
+      const change = update(owned(MAPI, synced('False')), owned(MAPI, synced('True')));
+      expect(machineSetOfMachine(change, MAPI, steady)).to.deep.equal([]);
+      expect(machineSetOfMachine(remove(owned(CAPI)), CAPI, steady)).to.deep.equal([]);
+      expect(asked).to.deep.equal(['fleet', 'fleet']);
+    });
   });
 
   describe('a template wakes the MachineSet that made it and those pointing at it', () => {

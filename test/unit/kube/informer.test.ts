@@ -108,12 +108,13 @@ function bookmark(resourceVersion: string): unknown {
   };
 }
 
-/** 'add ns/a@5', 'update ns/a@5→7', 'delete ns/a@7'. */
+/** 'add ns/a@5', 'update ns/a@5→7', 'delete ns/a@7'; our own writes: '… by <writer>'. */
 function describeEvent(event: InformerEvent<KubeObject>): string {
   const at = `${objectKey(event.object)}@${event.object.metadata.resourceVersion}`;
+  const by = event.writer === undefined ? '' : ` by ${event.writer}`;
   if (event.type === 'update')
-    return `update ${objectKey(event.object)}@${event.old.metadata.resourceVersion}→${event.object.metadata.resourceVersion}`;
-  return `${event.type} ${at}`;
+    return `update ${objectKey(event.object)}@${event.old.metadata.resourceVersion}→${event.object.metadata.resourceVersion}${by}`;
+  return `${event.type} ${at}${by}`;
 }
 
 describe('Informer', () => {
@@ -572,22 +573,35 @@ describe('Informer', () => {
   });
 
   describe('our own writes', () => {
-    it('upsert stores a newer version at once, without events or moving the watch', async () => {
+    it('upsert stores a newer version at once and emits the change with its writer, without moving the watch', async () => {
       await startSynced([machineSet('a', '5')]);
-      informer.upsert(machineSet('a', '12', 4));
+      informer.upsert(machineSet('a', '12', 4), 'machine/a');
       expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('12');
       expect(informer.get('ns/a')?.metadata).to.not.have.property('managedFields');
-      expect(events).to.deep.equal(['add ns/a@5']);
+      expect(events).to.deep.equal(['add ns/a@5', 'update ns/a@5→12 by machine/a']);
       expect(informer.lastResourceVersion()).to.equal('10');
-      // The watch event for the same write still arrives and is delivered.
+      // The watch event of the same write brings nothing new: not emitted again.
       transport.lastWatch().emit('MODIFIED', machineSet('a', '12', 4));
-      expect(events.at(-1)).to.equal('update ns/a@12→12');
+      expect(events).to.have.length(2);
+      expect(informer.lastResourceVersion()).to.equal('12');
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '13', 5));
+      expect(events.at(-1)).to.equal('update ns/a@12→13');
     });
 
     it('upsert stores an object we created before the watch reports it', async () => {
       await startSynced([]);
-      informer.upsert(machineSet('new', '11'));
+      informer.upsert(machineSet('new', '11'), 'new');
       expect(informer.get('ns/new')?.metadata.resourceVersion).to.equal('11');
+      expect(events).to.deep.equal(['add ns/new@11 by new']);
+      transport.lastWatch().emit('ADDED', machineSet('new', '11'));
+      expect(events).to.have.length(1);
+    });
+
+    it('upsert after the watch delivered that version emits nothing: the watch did', async () => {
+      await startSynced([machineSet('a', '5')]);
+      transport.lastWatch().emit('MODIFIED', machineSet('a', '12'));
+      informer.upsert(machineSet('a', '12'), 'a');
+      expect(events).to.deep.equal(['add ns/a@5', 'update ns/a@5→12']);
     });
 
     it('upsert ignores a version older than the one the watch delivered', async () => {
@@ -613,12 +627,15 @@ describe('Informer', () => {
       expect(
         (informer.get('ns/a') as unknown as { spec: { replicas: number } }).spec.replicas,
       ).to.equal(4);
-      expect(events, 'nothing changed in the store').to.deep.equal(['add ns/a@5']);
+      expect(events, 'nothing changed in the store').to.deep.equal([
+        'add ns/a@5',
+        'update ns/a@5→20',
+      ]);
       expect(informer.lastResourceVersion(), 'the watch still moved on').to.equal('15');
       transport.lastWatch().emit('MODIFIED', machineSet('a', '20', 4)); // our write's own event
       transport.lastWatch().emit('MODIFIED', machineSet('a', '21', 5)); // a later change
       expect(informer.get('ns/a')?.metadata.resourceVersion).to.equal('21');
-      expect(events.slice(1)).to.deep.equal(['update ns/a@20→20', 'update ns/a@20→21']);
+      expect(events.slice(2)).to.deep.equal(['update ns/a@20→21']);
     });
 
     it('lets the watch event win when resourceVersions are not both integers', async () => {
@@ -677,13 +694,13 @@ describe('Informer', () => {
       expect(informer.get('ns/b'), 'deleted before the list').to.equal(undefined);
     });
 
-    it('remove forgets an object at once; the watch event still reports the delete', async () => {
+    it('remove forgets an object at once and emits the delete with its writer; the watch event is not emitted again', async () => {
       await startSynced([machineSet('a', '5')]);
-      informer.remove('ns/a');
+      informer.remove('ns/a', 'a');
       expect(informer.get('ns/a')).to.equal(undefined);
-      expect(events).to.deep.equal(['add ns/a@5']);
+      expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@5 by a']);
       transport.lastWatch().emit('DELETED', machineSet('a', '11'));
-      expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@11']);
+      expect(events).to.have.length(2);
     });
   });
 
@@ -700,9 +717,10 @@ describe('Informer', () => {
       expect(informer.get('ns/a'), 'still deleted').to.equal(undefined);
       watch.emit('MODIFIED', a('13', 'uid-a', 3)); // someone's change just before our DELETE
       expect(informer.get('ns/a'), 'a uid does not come back').to.equal(undefined);
-      expect(events).to.deep.equal(['add ns/a@5']);
+      const ours = ['add ns/a@5', 'update ns/a@5→12', 'delete ns/a@12'];
+      expect(events).to.deep.equal(ours);
       watch.emit('DELETED', a('14'));
-      expect(events).to.deep.equal(['add ns/a@5', 'delete ns/a@14']);
+      expect(events, 'our deletion, emitted when we made it').to.deep.equal(ours);
       // Created again: a new object under the name is stored as usual.
       watch.emit('ADDED', a('15', 'uid-a2'));
       expect(informer.get('ns/a')?.metadata.uid).to.equal('uid-a2');
@@ -750,7 +768,7 @@ describe('Informer', () => {
       transport.lastWatch().emit('MODIFIED', a('7'));
       expect(informer.get('ns/a')).to.equal(undefined);
       transport.lastWatch().emit('DELETED', a('9'));
-      expect(events.at(-1)).to.equal('delete ns/a@9');
+      expect(events.at(-1), 'emitted by remove, not again').to.equal('delete ns/a@5');
 
       informer.remove('ns/b');
       await relist();

@@ -3,6 +3,8 @@
 // MachineSet takes over. Driven through the world with its Machines and their controllers.
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
+import { migrationWantedOrUnderWay } from '../../../src/migration/handshake.js';
+import { planMigration } from '../../../src/migration/plan.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
 import { PAUSED_ANNOTATION } from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/machine-set/plan.js';
@@ -273,4 +275,40 @@ describe('a MachineSet migration with its Machines', () => {
       }
     });
   }
+
+  it('reads its Machines only while a migration is wanted or under way, as the watch that wakes it assumes', () => {
+    // Through a migration there and back, at every state: where migrationWantedOrUnderWay says
+    // no, the handshake plans the same with the Machines, with none, and with none mirrored.
+    const { world, fleet } = fleetWorld();
+    const states: boolean[] = [];
+    const check = () => {
+      const observed = world.observe();
+      const unmirrored = {
+        mapi: [...fleet.mapi.values()].map((m) => ({ ...m, status: {} })),
+        capi: [],
+      };
+      const plans = [observed, { ...observed, machines: { mapi: [], capi: [] } }].map(
+        planMigration,
+      );
+      plans.push(planMigration({ ...observed, machines: unmirrored }));
+      const reads = migrationWantedOrUnderWay(world.mapi!);
+      states.push(reads);
+      if (!reads) expect(plans[1]).to.deep.equal(plans[0]).and.deep.equal(plans[2]);
+      return reads && JSON.stringify(plans[0]) !== JSON.stringify(plans[2]);
+    };
+    let dependedOnMachines = false;
+    for (const to of ['ClusterAPI', 'MachineAPI'] as const) {
+      dependedOnMachines = check() || dependedOnMachines;
+      wish(world, to);
+      for (let i = 0; i < 60; i++) {
+        dependedOnMachines = check() || dependedOnMachines;
+        const step = world.plan();
+        if (step.kind === 'done') break;
+        world.apply(step);
+      }
+      expectAllOn(world, fleet, to);
+    }
+    expect(states).to.include(false).and.to.include(true);
+    expect(dependedOnMachines, 'some state where the Machines decide the plan').to.equal(true);
+  });
 });

@@ -9,6 +9,29 @@ describe('Metrics', () => {
     expect(text).to.include('controller_runtime_reconcile_total');
   });
 
+  it('counts reconciles per controller: MachineSets and Machines apart', async () => {
+    const metrics = new Metrics(() => []);
+    metrics.reconciled('machine-sync', 'success', 0.002);
+    metrics.reconciled('machine-sync', 'error', 0.002);
+    const text = await metrics.registry.metrics();
+    const value = (series: string) =>
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${series} `))
+        ?.split(' ')[1];
+    const total = (controller: string, result: string) =>
+      value(`controller_runtime_reconcile_total{controller="${controller}",result="${result}"}`);
+    expect(total('machine-sync', 'success')).to.equal('1');
+    expect(total('machine-sync', 'error')).to.equal('1');
+    expect(total('machineset-sync', 'success')).to.equal('0');
+    expect(value('controller_runtime_reconcile_errors_total{controller="machine-sync"}')).to.equal(
+      '1',
+    );
+    expect(
+      value('controller_runtime_reconcile_errors_total{controller="machineset-sync"}'),
+    ).to.equal('0');
+  });
+
   it('does not keep waking an idle process to sample the event loop', async () => {
     new Metrics(() => []);
     // Every wake-up of an idle event loop is a voluntary context switch: with prom-client's
