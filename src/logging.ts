@@ -26,13 +26,34 @@ export function createLogger(level: LogLevel, format: LogFormat): Logger {
             return `${String(timestamp)} ${lvl.toUpperCase().padEnd(5)} ${String(message)}${rest}`;
           }),
         );
-  return winston.createLogger({
+  const logger = winston.createLogger({
     level,
     format: formats,
     transports: [
       new winston.transports.Console({ stderrLevels: ['debug', 'info', 'warn', 'error'] }),
     ],
   });
+  return gated(logger, LEVELS.indexOf(level));
+}
+
+const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+/**
+ * Drops the lines below `threshold` before winston sees them: winston filters by level only after
+ * a line has gone through its streams, which costs as much as writing it. Most lines are debug.
+ */
+function gated(logger: winston.Logger, threshold: number): Logger {
+  const at = (level: LogLevel) =>
+    LEVELS.indexOf(level) <= threshold
+      ? (message: string, meta?: LogMeta) => void logger.log(level, message, meta)
+      : () => undefined;
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (meta) => gated(logger.child(meta), threshold),
+  };
 }
 
 /** A logger that drops everything, for tests. */

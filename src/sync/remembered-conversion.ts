@@ -1,9 +1,9 @@
 // A conversion remembered while its inputs stay the same, for MachineSets and Machines.
 import type { Conversion } from '../conversion/types.js';
 
-// Every write of a sync wakes its object again, and each reconcile plans from scratch: without
-// this, one initial sync converts (and hashes) the same object some six times, and every status
-// update of a Machine (a dozen while it comes up) converts it again. The informer keeps a spec
+// A reconcile plans again after each of its writes, and each reconcile plans from scratch:
+// without this, one initial sync converts (and hashes) the same object some six times, and every
+// status update of a Machine (a dozen while it comes up) converts it again. The informer keeps a spec
 // that did not change the same object across versions (kube/share-unchanged.ts), so a spec's
 // identity is the version check; a WeakMap lets a replaced spec and its conversion go together.
 
@@ -17,7 +17,8 @@ export type ReadOf<I> = { [K in keyof I]?: (value: I[K]) => unknown };
 
 /**
  * `convert`, computed once per version of what it reads: the MAPI object's spec and metadata
- * (never its status, which no conversion reads and its writers change all the time), every other
+ * (never its status, which no conversion reads and its writers change all the time, nor
+ * METADATA_NOT_CONVERTED), every other
  * field of the input compared by identity (objects) or value, or by what `reads` says the
  * conversion reads of it (a MachineSet whose status changes is still the same owner). The result
  * is shared between reconciles, so it is frozen: a caller that mutated it would fail at once
@@ -59,21 +60,30 @@ function sameInput<I extends Input>(a: I, b: I, reads: ReadOf<I>): boolean {
 }
 
 /**
- * Two versions of an object alike in all but status and resourceVersion, by identity below the
- * top level (unchanged labels, annotations and spec are shared by the informer).
+ * The metadata no conversion reads: a new version, our finalizer and machine-api-operator's, and
+ * the generation (which moves with the spec, whose identity is the key anyway). Conversion tests
+ * check that converting does not depend on them.
+ */
+export const METADATA_NOT_CONVERTED = ['resourceVersion', 'finalizers', 'generation'] as const;
+
+/**
+ * Two versions of an object alike in all but status and the metadata no conversion reads, by
+ * identity below the top level (unchanged labels, annotations and spec are shared by the informer).
  */
 function sameApartFromStatus(a: object, b: object): boolean {
   const { metadata: am, status: _as, ...ar } = a as { metadata: object; status?: unknown };
   const { metadata: bm, status: _bs, ...br } = b as { metadata: object; status?: unknown };
-  const { resourceVersion: _ar, ...ameta } = am as { resourceVersion?: string };
-  const { resourceVersion: _br, ...bmeta } = bm as { resourceVersion?: string };
-  return shallowSame(ar, br) && shallowSame(ameta, bmeta);
+  return shallowSame(ar, br) && shallowSame(am, bm, METADATA_NOT_CONVERTED);
 }
 
-function shallowSame(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => a[key] === b[key]);
+function shallowSame(a: object, b: object, ignored: readonly string[] = []): boolean {
+  const read = (o: object) => Object.entries(o).filter(([key]) => !ignored.includes(key));
+  const left = read(a);
+  const right = new Map(read(b));
+  return (
+    left.length === right.size &&
+    left.every(([key, value]) => right.has(key) && right.get(key) === value)
+  );
 }
 
 function deepFreeze<T>(value: T): T {

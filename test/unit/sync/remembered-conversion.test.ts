@@ -1,10 +1,11 @@
 // The plans convert a MachineSet or a Machine once per version of its inputs, not once per
 // reconcile.
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { MapiMachineSet } from '../../../src/api/types.js';
 import { convertMachineSet } from '../../../src/conversion/machine-set/to-capi.js';
 import { convertMachine } from '../../../src/conversion/machine/to-capi.js';
-import { remembered } from '../../../src/sync/remembered-conversion.js';
+import { METADATA_NOT_CONVERTED, remembered } from '../../../src/sync/remembered-conversion.js';
 import { applyPatch, expectOk, platformMachineSets } from '../../support/conversion.js';
 import { CAPI_MACHINE_SET, workerMachine } from '../conversion/machine/support.js';
 
@@ -102,6 +103,16 @@ describe('a Machine’s conversion, remembered', () => {
     expect(convertMachineOnce(input(newStatus))).to.equal(first);
   });
 
+  it('keeps it when only finalizers or the generation change (no conversion reads them)', () => {
+    const mapi = workerMachine();
+    const first = convertMachineOnce(input(mapi));
+    const finalized = {
+      ...mapi,
+      metadata: { ...mapi.metadata, finalizers: ['machine.machine.openshift.io'], generation: 3 },
+    };
+    expect(convertMachineOnce(input(finalized))).to.equal(first);
+  });
+
   it('converts again when the Machine’s labels or spec change, even with the same spec object', () => {
     const mapi = workerMachine();
     const first = convertMachineOnce(input(mapi));
@@ -131,3 +142,66 @@ describe('a Machine’s conversion, remembered', () => {
     expect(gone).to.not.deep.equal(again);
   });
 });
+
+describe('the metadata a remembered conversion ignores', () => {
+  // Arbitrary values for each field METADATA_NOT_CONVERTED names.
+  const ignored = fc.record({
+    resourceVersion: fc.string(),
+    finalizers: fc.array(fc.string()),
+    generation: fc.nat(),
+  });
+  const withMetadata = <T extends { metadata: object }>(object: T, metadata: object): T => ({
+    ...object,
+    metadata: { ...object.metadata, ...metadata },
+  });
+
+  it('names exactly the fields these properties vary', () => {
+    expect([...METADATA_NOT_CONVERTED].sort()).to.deep.equal(
+      ['finalizers', 'generation', 'resourceVersion'].sort(),
+    );
+  });
+
+  it('is read by no Machine conversion', () => {
+    const base = workerMachine();
+    const expected = convertMachine({ ...machineInput(base) });
+    fc.assert(
+      fc.property(ignored, (metadata) => {
+        const converted = convertMachine(machineInput(withMetadata(base, metadata)));
+        expect(converted).to.deep.equal(expected);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('is read by no MachineSet conversion, on any platform', () => {
+    for (const platform of platformMachineSets()) {
+      const base = platform.machineSet();
+      const convert = (mapi: MapiMachineSet) =>
+        convertMachineSet({
+          mapi,
+          infrastructure: platform.infrastructure,
+          converter: platform.converter,
+          capiNamespace: 'openshift-cluster-api',
+          paused: true,
+        });
+      const expected = convert(base);
+      fc.assert(
+        fc.property(ignored, (metadata) => {
+          expect(convert(withMetadata(base, metadata))).to.deep.equal(expected);
+        }),
+        { numRuns: 20 },
+      );
+    }
+  });
+});
+
+function machineInput(mapi: ReturnType<typeof workerMachine>) {
+  return {
+    mapi,
+    infrastructure: AWS.infrastructure,
+    converter: AWS.converter,
+    capiNamespace: 'openshift-cluster-api',
+    paused: true,
+    machineSet: CAPI_MACHINE_SET,
+  };
+}
