@@ -28,7 +28,7 @@ mkdir -p "$BIN.tmp"
 start=$(date +%s)
 # One go build for all of them: the binaries share most packages, and linking one overlaps
 # compiling the next.
-(cd "$MODULE" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath \
+(cd "$MODULE" && go_build \
   -ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$MINOR" \
   -o "$BIN.tmp/" "${missing[@]/#/./}") || die "go build of ${missing[*]} failed (see the output above)"
 mkdir -p "$BIN"

@@ -22,7 +22,7 @@ fi
 log "building the kstatus checker"
 mkdir -p "$BIN.tmp"
 start=$(date +%s)
-(cd "$MODULE" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' \
+(cd "$MODULE" && go_build -ldflags='-s -w' \
   -o "$BIN.tmp/kstatus" .) || die "go build of the kstatus checker failed (see the output above)"
 mkdir -p "$BIN"
 mv "$BIN.tmp/kstatus" "$BIN/kstatus" && rmdir "$BIN.tmp"

@@ -51,7 +51,7 @@ start=$(date +%s)
 for entry in "${missing[@]}"; do
   read -r name module <<<"$entry"
   log "go build $name ..."
-  (cd "$ROOT/$name" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' \
+  (cd "$ROOT/$name" && go_build -ldflags='-s -w' \
     -o "$BIN.tmp/$name" .) || die "go build of $name failed (see the output above)"
   if [ "$module" != - ]; then
     dir="$(cd "$ROOT/$name" && GOTOOLCHAIN=local go list -m -f '{{.Dir}}' "$module")"

@@ -6,6 +6,13 @@ CACHE_ROOT="${MAPI_CAPI_SYNC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mapi-capi-sy
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# A static, path-free go build with the local toolchain. The compiler collects its heap
+# less often (GOGC=400): a cold build of a neighbour took 216 s instead of 239 s on two cores (at
+# GOGC=800, 220 s, its largest compile stayed under 1 GiB of resident set).
+go_build() {
+  GOTOOLCHAIN=local CGO_ENABLED=0 GOGC="${GOGC:-400}" go build -trimpath "$@"
+}
+
 require_tool() {
   command -v "$1" >/dev/null 2>&1 || die "'$1' is not installed; $2"
 }
