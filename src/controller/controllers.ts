@@ -12,8 +12,8 @@ import type {
   MapiMachineSet,
 } from '../api/types.js';
 import type { Informer, InformerHandler } from '../kube/informer.js';
-import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { migrationWantedOrUnderWay } from '../migration/handshake.js';
+import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import type { CONTROLLER_NAMES } from '../observability/metrics.js';
 import type { MachineReconciler } from './machine-reconciler.js';
