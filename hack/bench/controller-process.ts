@@ -96,8 +96,9 @@ export class ControllerProcess implements Subject {
         this.failed = new Error(`the controller exited (${code ?? signal}); see ${logPath}`);
       }
     });
-    this.probePort = portFrom(logPath, child, 'probePort');
-    this.metricsPort = portFrom(logPath, child, 'metricsPort');
+    const ports = portsFrom(logPath, child);
+    this.probePort = ports.then((p) => p.probePort);
+    this.metricsPort = ports.then((p) => p.metricsPort);
     this.metricsPort.catch(() => undefined);
     // Seen by ready(); without a reader an early exit would be an unhandled rejection.
     this.probePort.catch(() => undefined);
@@ -170,12 +171,11 @@ export class ControllerProcess implements Subject {
   }
 }
 
-/** A port the program logs once it serves (its line "serving metrics and probes"). */
-async function portFrom(
+/** The ports the program logs once it serves (its line "serving metrics and probes"). */
+async function portsFrom(
   logPath: string,
   child: ChildProcess,
-  which: 'probePort' | 'metricsPort',
-): Promise<number> {
+): Promise<{ probePort: number; metricsPort: number }> {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -184,8 +184,10 @@ async function portFrom(
     }
     const text = await readFile(logPath, 'utf8');
     const line = text.split('\n').find((l) => l.includes('serving metrics and probes'));
-    const port = line && (JSON.parse(line) as Record<typeof which, number | undefined>)[which];
-    if (port) return port;
+    const ports = line && (JSON.parse(line) as { probePort?: number; metricsPort?: number });
+    if (ports && ports.probePort && ports.metricsPort) {
+      return { probePort: ports.probePort, metricsPort: ports.metricsPort };
+    }
     await sleep(100);
   }
 }

@@ -209,12 +209,13 @@ function printWrites(
   }
 }
 
+/** Machines and AWSMachines, with their subresources. */
+const isMachineResource = (resource: string) => /^(machines|awsmachines)[./]/.test(resource);
+
 /** Machine resources count per Machine, the rest per MachineSet. */
 function perObject(machineSets: number, machines: number): (resource: string) => [string, number] {
   return (resource) =>
-    /^(machines|awsmachines)[./]/.test(resource)
-      ? ['Machine', machines]
-      : ['MachineSet', machineSets];
+    isMachineResource(resource) ? ['Machine', machines] : ['MachineSet', machineSets];
 }
 
 function printCpu(
@@ -243,7 +244,7 @@ function printReconciles(
   const used = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
   const onMachines = Object.values(writes)
     .flat()
-    .filter((w) => perObject(1, 1)(w.resource)[0] === 'Machine').length;
+    .filter((w) => isMachineResource(w.resource)).length;
   console.log(
     `  reconciles: ${(used('machineset-sync') / objects.machineSets).toFixed(1)} per MachineSet, ` +
       `${(used('machine-sync') / objects.machines).toFixed(1)} per Machine; ` +

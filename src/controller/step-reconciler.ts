@@ -275,7 +275,7 @@ export class StepReconciler<O extends ObservedBase> {
   }
 
   /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */
-  private async write(step: WriteStep, observed: O, wakeNot: string): Promise<void> {
+  private async write(step: WriteStep, observed: O, writtenBy: string): Promise<void> {
     const { writer } = this.base;
     const writable = this.parts.writable(observed);
     const resource = resourceOf(
@@ -320,8 +320,8 @@ export class StepReconciler<O extends ObservedBase> {
     // Gone: deleted without finalizers, or the last finalizer of a deleted object released.
     const gone =
       !answer || (answer.metadata.deletionTimestamp && !answer.metadata.finalizers?.length);
-    if (gone) cache?.remove(key, wakeNot);
-    else if (answer) cache?.upsert(answer, wakeNot);
+    if (gone) cache?.remove(key, writtenBy);
+    else if (answer) cache?.upsert(answer, writtenBy);
   }
 
   private async execute(step: WriteStep, observed: O, run: Run): Promise<void> {

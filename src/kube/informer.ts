@@ -270,7 +270,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.forget(key);
     const { uid, resourceVersion } = deleted?.metadata ?? {};
     if (uid || resourceVersion) this.tombstones.set(key, { uid, resourceVersion });
-    if (deleted) this.emit({ type: 'delete', object: deleted, ...(writer ? { writer } : {}) });
+    if (deleted) {
+      this.emit({ type: 'delete', object: deleted, ...(writer === undefined ? {} : { writer }) });
+    }
   }
 
   /**

@@ -77,12 +77,13 @@ function sameApartFromStatus(a: object, b: object): boolean {
 }
 
 function shallowSame(a: object, b: object, ignored: readonly string[] = []): boolean {
-  const read = (o: object) => Object.entries(o).filter(([key]) => !ignored.includes(key));
-  const left = read(a);
-  const right = new Map(read(b));
+  const keys = (o: object) => Object.keys(o).filter((key) => !ignored.includes(key));
+  const left = keys(a);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
   return (
-    left.length === right.size &&
-    left.every(([key, value]) => right.has(key) && right.get(key) === value)
+    left.length === keys(b).length &&
+    left.every((key) => Object.hasOwn(y, key) && x[key] === y[key])
   );
 }
 
