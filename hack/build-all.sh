@@ -55,7 +55,7 @@ step() {
   log "$name ready in $(($(date +%s) - t0))s ($(elapsed) since the start)"
 }
 
-log "preparing the control plane and its neighbours (a cold machine downloads modules and compiles for 20 minutes or more)"
+log "preparing the control plane and its neighbours (a cold machine downloads modules and compiles for about 20 minutes on two cores)"
 step "control plane (kube-apiserver, kube-controller-manager, etcd, kubectl)" build-controlplane.sh
 step "CRDs" fetch-crds.sh
 ALL_NEIGHBOURS="Cluster API, providers' webhooks, machine-api-operator"
