@@ -37,12 +37,14 @@ import { AuditWrites, countByKind, type AuditWrite } from './audit-writes.js';
 import type { MachinesBenchOptions } from './cli.js';
 import { buildProgram, ControllerProcess } from './controller-process.js';
 import { readProcessUsage } from './process-usage.js';
-import { waitUntil } from './run.js';
+import { PHASE_TIMEOUT_MS, waitUntil } from './run.js';
 
 const MAPI_NAMESPACE = 'bench-mapi';
 const CAPI_NAMESPACE = 'bench-capi';
 /** The controller has written nothing for this long: it is done. */
 const QUIET_MS = 5000;
+/** How long the initial phase may take per Machine before the bench gives up. */
+const MAX_MS_PER_MACHINE = 1000;
 const MIGRATING = 'bench-migration';
 
 /** Who writes, by the user name each runs as in the control plane (and in OpenShift). */
@@ -317,10 +319,13 @@ async function benchController(options: MachinesBenchOptions): Promise<void> {
     const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
     await createMachineSets(api, names, machines);
     const created = performance.now();
+    // machine-api-operator provisions some two Machines a second here: a large fleet takes longer
+    // than a phase's timeout.
     await waitUntil(
       'every MachineSet and Machine Synchronized',
       () => observer.allSynchronized(count, count * machines),
       controller,
+      Math.max(PHASE_TIMEOUT_MS, count * machines * MAX_MS_PER_MACHINE),
     );
     const synchronized = performance.now();
     const initial = await untilQuiet(audit, controller);

@@ -32,7 +32,7 @@ export const CAPI_NAMESPACE = 'bench-capi';
 const IDLE_MINUTES = 2;
 /** A phase ends once nothing has been written for this long and the subject's CPU is quiet. */
 const QUIET_MS = 5_000;
-const PHASE_TIMEOUT_MS = 30 * 60_000;
+export const PHASE_TIMEOUT_MS = 30 * 60_000;
 /** Requests the bench itself has in flight at once when creating or changing MachineSets. */
 const BENCH_CONCURRENCY = 20;
 const ROTATED_INSTANCE_TYPE = 'm6i.2xlarge';
@@ -52,13 +52,17 @@ async function inBatches<T>(items: T[], act: (item: T) => Promise<void>): Promis
   }
 }
 
-/** Polls `check` until it holds; fails at once when the subject has failed, or after the phase timeout. */
+/**
+ * Polls `check` until it holds; fails at once when the subject has failed, or after `timeoutMs`
+ * (the phase timeout by default).
+ */
 export async function waitUntil(
   what: string,
   check: () => boolean | Promise<boolean>,
   subject?: Subject,
+  timeoutMs = PHASE_TIMEOUT_MS,
 ): Promise<void> {
-  const deadline = Date.now() + PHASE_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     const failure = subject?.failure();
     if (failure) throw new Error(`${subject?.name}: ${failure.message} (waiting for ${what})`);
