@@ -319,7 +319,7 @@ async function benchController(options: MachinesBenchOptions): Promise<void> {
     const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
     await createMachineSets(api, names, machines);
     const created = performance.now();
-    // machine-api-operator provisions some two Machines a second here: a large fleet takes longer
+    // machine-api-operator provisions about three Machines a second here: a large fleet takes longer
     // than a phase's timeout.
     await waitUntil(
       'every MachineSet and Machine Synchronized',
