@@ -56,6 +56,11 @@ describe("the image's node flags, from the Containerfile", () => {
   });
 
   it("reads the project's own environment", () => {
-    expect(imageEnvironment()).to.include({ NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' });
+    expect(imageEnvironment()).to.include({
+      NODE_ENV: 'production',
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+    });
   });
 });
