@@ -63,11 +63,27 @@ export function isUnappliedJsonPatch(err: unknown): boolean {
 }
 
 /**
+ * Denied because a ValidatingAdmissionPolicy could not be evaluated, not because of the object:
+ * its parameter kind is unknown, or not listed yet after the API server started or the policy
+ * was created, or its binding cannot be compiled. With failurePolicy Fail the API server denies
+ * every request the policy matches (422, "failed to configure policy|binding"), before the
+ * policy's matchConditions could exempt a controller. It ends when the policy's configuration
+ * (or the API server's cache) does, with no change to the object: retried, like a webhook that
+ * cannot be called.
+ */
+export function isUnevaluatedPolicy(err: unknown): boolean {
+  return /ValidatingAdmissionPolicy '[^']*'.* denied request: failed to configure (policy|binding)\b/i.test(
+    describeError(err),
+  );
+}
+
+/**
  * The server refused the request itself (bad request, invalid, too large, or
  * denied at admission): sending it again changes nothing until the
  * object it was computed from changes.
  */
 export function isPermanent(err: unknown): boolean {
+  if (isUnevaluatedPolicy(err)) return false;
   const code = statusCode(err);
   if (code === 400 || code === 413 || code === 422) return true;
   return (code === 401 || code === 403) && isAdmissionDenial(err);

@@ -96,7 +96,12 @@ async function createAs(
   }
 }
 
-/** machine-api-operator has copied spec.authoritativeAPI into the empty status. */
+/**
+ * machine-api-operator has copied spec.authoritativeAPI into the empty status and, in a second
+ * write, set its Paused condition from it. A test's own status write must wait for both: the
+ * second is a merge patch computed from the copy machine-api-operator read, and it sets
+ * status.phase to that copy's (empty), undoing a phase written in between.
+ */
 async function waitStatusAuthority(
   where: Where,
   namespace: string,
@@ -106,17 +111,25 @@ async function waitStatusAuthority(
   const api = adminObjects();
   await eventually(async () => {
     const current = await api.get<{
-      status?: { authoritativeAPI?: string };
+      status?: { authoritativeAPI?: string; conditions?: { type: string; status: string }[] };
     }>({ ...where, namespace, name });
     expect(current.status?.authoritativeAPI).to.equal(authority);
+    expect(current.status?.conditions?.find((c) => c.type === 'Paused')?.status).to.equal(
+      authority === 'MachineAPI' ? 'False' : 'True',
+    );
   });
 }
 
-/** The refusal of a request, once the policies have taken effect (a moment after they are created). */
+/**
+ * The refusal of a request, once the policies have taken effect: a moment after they are created,
+ * and, for a policy with a parameter kind, once the API server has listed its parameters (until
+ * then it denies what the policy matches with "failed to configure binding").
+ */
 async function refusedOnceInEffect(request: () => Promise<string | undefined>): Promise<string> {
   return eventually(async () => {
     const message = await request();
     expect(message, 'admitted').to.be.a('string');
+    expect(message).not.to.contain('failed to configure');
     return message!;
   });
 }
@@ -277,11 +290,9 @@ describe('admission policies', function () {
     const name = uniqueName('taken');
     expect(await createAs(adminConfig(), capiMachineSet(name, capiNamespace))).to.equal(undefined);
     const over = awsMachineSet(name, mapiNamespace, { replicas: 0 });
-    await eventually(async () => {
-      expect(await createAs(configOf('mapi-capi-sync'), over as never, true)).to.contain(
-        'mapi-capi-sync-machine-api-create-over-cluster-api',
-      );
-    });
+    expect(
+      await refusedOnceInEffect(() => createAs(configOf('mapi-capi-sync'), over as never, true)),
+    ).to.contain('mapi-capi-sync-machine-api-create-over-cluster-api');
     const denials = await eventually(async () => {
       const found = await controllerDenialsSince(from);
       expect(found).to.not.deep.equal([]);
@@ -357,11 +368,12 @@ describe('admission policies', function () {
     const toMachineApi = { spec: { authoritativeAPI: 'MachineAPI' } };
 
     await setStatus(MAPI_MACHINES, mapiNamespace, name, { phase: 'Provisioning' });
-    const provisioning = await eventually(async () => {
-      const message = await mergePatchAs(person, machine, toMachineApi, true);
-      expect(message).to.contain('mapi-capi-sync-machine-authority-change');
-      return message!;
-    });
+    const provisioning = await refusedOnceInEffect(() =>
+      mergePatchAs(person, machine, toMachineApi, true),
+    );
+    expect(provisioning).to.contain(
+      "ValidatingAdmissionPolicy 'mapi-capi-sync-machine-authority-change-",
+    );
     expect(provisioning).to.contain(`Machine ${name} is Provisioning under ClusterAPI`);
 
     await setStatus(MAPI_MACHINES, mapiNamespace, name, { phase: 'Running' });
@@ -392,12 +404,13 @@ describe('admission policies', function () {
         },
       },
     );
+    // admitted until the API server has listed the new CAPI Machine as the policy's parameter
     const unprovisioned = await eventually(async () => {
       const message = await mergePatchAs(person, machine, toMachineApi, true);
-      expect(message).to.contain('mapi-capi-sync-machine-authority-change-mirror');
+      expect(message).to.contain('has not provisioned its infrastructure');
       return message!;
     });
-    expect(unprovisioned).to.contain('has not provisioned its infrastructure');
+    expect(unprovisioned).to.contain('mapi-capi-sync-machine-authority-change-mirror');
     await setStatus(CAPI_MACHINES, capiNamespace, name, {
       initialization: { infrastructureProvisioned: true },
     });
@@ -643,6 +656,103 @@ describe('admission policies', function () {
     } finally {
       await client.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: deny });
       await client.delete({ ...VALIDATING_ADMISSION_POLICY, name: deny });
+    }
+  });
+
+  it('a write of ours denied by a policy the API server cannot evaluate is retried, and goes through once the policy is mended', async () => {
+    const mapiNamespace = await testNamespace('mapi');
+    const capiNamespace = await testNamespace('capi');
+    await createCapiCluster(capiNamespace);
+    // someone else's policy whose parameter kind does not exist: with failurePolicy Fail the API
+    // server denies whatever it matches, whoever sends it, until the policy is mended
+    const broken = uniqueName('unevaluated');
+    const client = adminObjects();
+    const policy = (paramKind: object | undefined) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: broken },
+      spec: {
+        failurePolicy: 'Fail',
+        ...(paramKind ? { paramKind } : {}),
+        matchConstraints: {
+          resourceRules: [
+            {
+              apiGroups: ['cluster.x-k8s.io'],
+              apiVersions: ['*'],
+              operations: ['CREATE'],
+              resources: ['machinesets'],
+            },
+          ],
+        },
+        validations: [{ expression: 'true' }],
+      },
+    });
+    await client.create(
+      VALIDATING_ADMISSION_POLICY,
+      policy({ apiVersion: 'example.mapi-capi-sync.test/v1', kind: 'Absent' }),
+    );
+    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: broken },
+      spec: {
+        policyName: broken,
+        validationActions: ['Deny'],
+        paramRef: { name: 'anything', parameterNotFoundAction: 'Deny' },
+        matchResources: {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': capiNamespace } },
+        },
+      },
+    });
+    try {
+      const denial = await eventually(async () => {
+        const message = await createAs(
+          configOf('mapi-capi-sync'),
+          capiMachineSet('probe', capiNamespace),
+          true,
+        );
+        expect(message).to.contain('failed to configure');
+        return message!;
+      });
+      expect(denial).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
+      const ctrl = await startTestController({
+        namespaces: { mapi: mapiNamespace, capi: capiNamespace },
+      });
+      const name = uniqueName('unevaluated');
+      const api = adminObjects();
+      const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
+      await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
+      const failed = await eventually(async () => {
+        const current = await api.get<MapiMachineSet>(at);
+        const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+        expect(synchronized?.status).to.equal('False');
+        return { condition: synchronized!, generation: current.metadata.generation };
+      });
+      expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
+      expect(failed.condition.message).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
+      expect(failed.condition.message).to.contain('Retrying with backoff.');
+
+      // mended: no parameter kind; nothing about the MachineSet changes
+      await client.replace(
+        { ...VALIDATING_ADMISSION_POLICY, name: broken },
+        {
+          ...(await client.get({ ...VALIDATING_ADMISSION_POLICY, name: broken })),
+          spec: policy(undefined).spec,
+        },
+      );
+      await eventually(
+        async () => {
+          const current = await api.get<MapiMachineSet>(at);
+          const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+          expect(synchronized?.status).to.equal('True');
+          expect(current.metadata.generation).to.equal(failed.generation);
+        },
+        { timeoutMs: 60_000 },
+      );
+      await api.get({ ...CAPI, namespace: capiNamespace, name });
+    } finally {
+      await client.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: broken });
+      await client.delete({ ...VALIDATING_ADMISSION_POLICY, name: broken });
     }
   });
 });

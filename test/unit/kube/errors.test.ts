@@ -1,13 +1,16 @@
 // How the API server's answers are classified: which 422 is a race (a JSON patch that no longer
-// applies) and which is a refusal, and which 403 is a missing grant and which an admission denial.
+// applies) and which is a refusal, which 403 is a missing grant and which an admission denial,
+// and which denial only says that a policy could not be evaluated.
 // The Status bodies are the API server's own shapes (k8s.io/apiserver 1.35: the JSON-patch
 // handler's generic 422, the ValidatingAdmissionPolicy dispatcher's denial, a webhook's).
 import { expect } from 'chai';
 import {
+  describeError,
   isAccessDenied,
   isAdmissionDenial,
   isPermanent,
   isUnappliedJsonPatch,
+  isUnevaluatedPolicy,
 } from '../../../src/kube/errors.js';
 import { ApiError } from '../../../src/kube/http-client.js';
 
@@ -38,6 +41,11 @@ const webhookDenial = status(
 const fieldErrors = status(422, 'MachineSet.machine.openshift.io "b" is invalid: spec: Invalid', [
   { reason: 'FieldValueInvalid', field: 'spec' },
 ]);
+// The dispatcher's denials when it cannot evaluate a policy (failurePolicy Fail), as 422 Invalid.
+const unevaluated = [
+  "ValidatingAdmissionPolicy 'guard' with binding 'guard' denied request: failed to configure binding: paramKind kind `cluster.x-k8s.io/v1beta2, Kind=Machine` not yet synced to use for admission",
+  "ValidatingAdmissionPolicy 'guard' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Absent'",
+].map((message) => status(422, message, [{ message }]));
 const rbac = status(
   403,
   'machinesets.machine.openshift.io "b" is forbidden: User "x" cannot patch resource "machinesets"',
@@ -72,5 +80,17 @@ describe('API error classification', () => {
     expect(isAccessDenied(rbac)).to.equal(true);
     expect(isPermanent(rbac)).to.equal(false);
     expect(isAdmissionDenial(rbac)).to.equal(false);
+  });
+
+  it('a policy the API server could not evaluate is retried, not a refusal of the object', () => {
+    for (const err of unevaluated) {
+      expect(isUnevaluatedPolicy(err)).to.equal(true);
+      expect(isPermanent(err), describeError(err)).to.equal(false);
+      expect(isAccessDenied(err)).to.equal(false);
+      expect(isUnappliedJsonPatch(err)).to.equal(false);
+    }
+    for (const err of [policyDenial, policyForbidden, webhookDenial, fieldErrors, rbac]) {
+      expect(isUnevaluatedPolicy(err), describeError(err)).to.equal(false);
+    }
   });
 });
