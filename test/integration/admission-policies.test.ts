@@ -207,6 +207,50 @@ function awsProviderSpec() {
   return awsMachineSet('any', 'any').spec.template!.spec!.providerSpec!;
 }
 
+/** Someone else's policy on every creation of a CAPI MachineSet, by anyone, where it is bound. */
+function machineSetCreationPolicy(
+  name: string,
+  spec: { validations: { expression: string; message?: string }[]; paramKind?: object },
+) {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: {
+      failurePolicy: 'Fail',
+      ...(spec.paramKind ? { paramKind: spec.paramKind } : {}),
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: ['cluster.x-k8s.io'],
+            apiVersions: ['*'],
+            operations: ['CREATE'],
+            resources: ['machinesets'],
+          },
+        ],
+      },
+      validations: spec.validations,
+    },
+  };
+}
+
+/** A Deny binding of the policy of the same name to one namespace. */
+function denyingBinding(name: string, namespace: string, paramRef?: object) {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name },
+    spec: {
+      policyName: name,
+      validationActions: ['Deny'],
+      ...(paramRef ? { paramRef } : {}),
+      matchResources: {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+      },
+    },
+  };
+}
+
 async function namespacesWithPolicies() {
   const mapiNamespace = await testNamespace('mapi');
   const capiNamespace = await testNamespace('capi');
@@ -586,37 +630,13 @@ describe('admission policies', function () {
     // someone else's policy: no CAPI MachineSet may be created in this namespace, by anyone
     const deny = uniqueName('deny-machinesets');
     const client = adminObjects();
-    await client.create(VALIDATING_ADMISSION_POLICY, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: deny },
-      spec: {
-        failurePolicy: 'Fail',
-        matchConstraints: {
-          resourceRules: [
-            {
-              apiGroups: ['cluster.x-k8s.io'],
-              apiVersions: ['*'],
-              operations: ['CREATE'],
-              resources: ['machinesets'],
-            },
-          ],
-        },
+    await client.create(
+      VALIDATING_ADMISSION_POLICY,
+      machineSetCreationPolicy(deny, {
         validations: [{ expression: 'false', message: 'MachineSets are frozen here' }],
-      },
-    });
-    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name: deny },
-      spec: {
-        policyName: deny,
-        validationActions: ['Deny'],
-        matchResources: {
-          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': capiNamespace } },
-        },
-      },
-    });
+      }),
+    );
+    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, denyingBinding(deny, capiNamespace));
     try {
       await eventually(async () => {
         expect(
@@ -667,43 +687,21 @@ describe('admission policies', function () {
     // server denies whatever it matches, whoever sends it, until the policy is mended
     const broken = uniqueName('unevaluated');
     const client = adminObjects();
-    const policy = (paramKind: object | undefined) => ({
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicy',
-      metadata: { name: broken },
-      spec: {
-        failurePolicy: 'Fail',
-        ...(paramKind ? { paramKind } : {}),
-        matchConstraints: {
-          resourceRules: [
-            {
-              apiGroups: ['cluster.x-k8s.io'],
-              apiVersions: ['*'],
-              operations: ['CREATE'],
-              resources: ['machinesets'],
-            },
-          ],
-        },
-        validations: [{ expression: 'true' }],
-      },
-    });
+    const validations = [{ expression: 'true' }];
     await client.create(
       VALIDATING_ADMISSION_POLICY,
-      policy({ apiVersion: 'example.mapi-capi-sync.test/v1', kind: 'Absent' }),
+      machineSetCreationPolicy(broken, {
+        validations,
+        paramKind: { apiVersion: 'example.mapi-capi-sync.test/v1', kind: 'Absent' },
+      }),
     );
-    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name: broken },
-      spec: {
-        policyName: broken,
-        validationActions: ['Deny'],
-        paramRef: { name: 'anything', parameterNotFoundAction: 'Deny' },
-        matchResources: {
-          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': capiNamespace } },
-        },
-      },
-    });
+    await client.create(
+      VALIDATING_ADMISSION_POLICY_BINDING,
+      denyingBinding(broken, capiNamespace, {
+        name: 'anything',
+        parameterNotFoundAction: 'Deny',
+      }),
+    );
     try {
       const denial = await eventually(async () => {
         const message = await createAs(
@@ -737,7 +735,7 @@ describe('admission policies', function () {
         { ...VALIDATING_ADMISSION_POLICY, name: broken },
         {
           ...(await client.get({ ...VALIDATING_ADMISSION_POLICY, name: broken })),
-          spec: policy(undefined).spec,
+          spec: machineSetCreationPolicy(broken, { validations }).spec,
         },
       );
       await eventually(
