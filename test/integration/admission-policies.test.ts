@@ -6,11 +6,8 @@
 import { expect } from 'chai';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
-import {
-  VALIDATING_ADMISSION_POLICY,
-  VALIDATING_ADMISSION_POLICY_BINDING,
-} from '../../src/kube/builtin-resources.js';
-import { installAdmissionPolicies } from '../support/admission.js';
+import { VALIDATING_ADMISSION_POLICY } from '../../src/kube/builtin-resources.js';
+import { installAdmissionPolicies, installForTheTest } from '../support/admission.js';
 import {
   acknowledgeControllerDenials,
   auditLogEnd,
@@ -629,54 +626,47 @@ describe('admission policies', function () {
     await createCapiCluster(capiNamespace);
     // someone else's policy: no CAPI MachineSet may be created in this namespace, by anyone
     const deny = uniqueName('deny-machinesets');
-    const client = adminObjects();
-    await client.create(
-      VALIDATING_ADMISSION_POLICY,
+    await installForTheTest([
       machineSetCreationPolicy(deny, {
         validations: [{ expression: 'false', message: 'MachineSets are frozen here' }],
       }),
+      denyingBinding(deny, capiNamespace),
+    ]);
+    await eventually(async () => {
+      expect(
+        await createAs(configOf('mapi-capi-sync'), capiMachineSet('probe', capiNamespace), true),
+      ).to.contain('MachineSets are frozen here');
+    });
+    const ctrl = await startTestController({
+      namespaces: { mapi: mapiNamespace, capi: capiNamespace },
+      onWrite: (w) => writes.push(`${w.verb} ${w.resource.plural}`),
+    });
+    const name = uniqueName('frozen');
+    const api = adminObjects();
+    await api.create(
+      { ...MAPI, namespace: ctrl.mapiNamespace },
+      awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
     );
-    await client.create(VALIDATING_ADMISSION_POLICY_BINDING, denyingBinding(deny, capiNamespace));
-    try {
-      await eventually(async () => {
-        expect(
-          await createAs(configOf('mapi-capi-sync'), capiMachineSet('probe', capiNamespace), true),
-        ).to.contain('MachineSets are frozen here');
+    const condition = await eventually(async () => {
+      const current = await api.get<MapiMachineSet>({
+        ...MAPI,
+        namespace: ctrl.mapiNamespace,
+        name,
       });
-      const ctrl = await startTestController({
-        namespaces: { mapi: mapiNamespace, capi: capiNamespace },
-        onWrite: (w) => writes.push(`${w.verb} ${w.resource.plural}`),
-      });
-      const name = uniqueName('frozen');
-      const api = adminObjects();
-      await api.create(
-        { ...MAPI, namespace: ctrl.mapiNamespace },
-        awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
-      );
-      const condition = await eventually(async () => {
-        const current = await api.get<MapiMachineSet>({
-          ...MAPI,
-          namespace: ctrl.mapiNamespace,
-          name,
-        });
-        const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-        expect(synchronized?.status).to.equal('False');
-        return synchronized!;
-      });
-      expect(condition.reason).to.equal('FailedToCreateCAPIMachineSet');
-      expect(condition.message).to.contain(`ValidatingAdmissionPolicy '${deny}'`);
-      expect(condition.message).to.contain('MachineSets are frozen here');
-      const settled = writes.length;
-      await new Promise((r) => setTimeout(r, 5_000));
-      expect(writes.slice(settled), 'no retry loop').to.deep.equal([]);
-      const capi: unknown = await api
-        .get({ ...CAPI, namespace: capiNamespace, name })
-        .catch((err: { code?: number }) => err.code);
-      expect(capi).to.equal(404);
-    } finally {
-      await client.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: deny });
-      await client.delete({ ...VALIDATING_ADMISSION_POLICY, name: deny });
-    }
+      const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+      expect(synchronized?.status).to.equal('False');
+      return synchronized!;
+    });
+    expect(condition.reason).to.equal('FailedToCreateCAPIMachineSet');
+    expect(condition.message).to.contain(`ValidatingAdmissionPolicy '${deny}'`);
+    expect(condition.message).to.contain('MachineSets are frozen here');
+    const settled = writes.length;
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect(writes.slice(settled), 'no retry loop').to.deep.equal([]);
+    const capi: unknown = await api
+      .get({ ...CAPI, namespace: capiNamespace, name })
+      .catch((err: { code?: number }) => err.code);
+    expect(capi).to.equal(404);
   });
 
   it('a write of ours denied by a policy the API server cannot evaluate is retried, and goes through once the policy is mended', async () => {
@@ -686,71 +676,58 @@ describe('admission policies', function () {
     // someone else's policy whose parameter kind does not exist: with failurePolicy Fail the API
     // server denies whatever it matches, whoever sends it, until the policy is mended
     const broken = uniqueName('unevaluated');
-    const client = adminObjects();
     const validations = [{ expression: 'true' }];
-    await client.create(
-      VALIDATING_ADMISSION_POLICY,
+    await installForTheTest([
       machineSetCreationPolicy(broken, {
         validations,
         paramKind: { apiVersion: 'example.mapi-capi-sync.test/v1', kind: 'Absent' },
       }),
+      denyingBinding(broken, capiNamespace, { name: 'anything', parameterNotFoundAction: 'Deny' }),
+    ]);
+    const denial = await eventually(async () => {
+      const message = await createAs(
+        configOf('mapi-capi-sync'),
+        capiMachineSet('probe', capiNamespace),
+        true,
+      );
+      expect(message).to.contain('failed to configure');
+      return message!;
+    });
+    expect(denial).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
+    const ctrl = await startTestController({
+      namespaces: { mapi: mapiNamespace, capi: capiNamespace },
+    });
+    const name = uniqueName('unevaluated');
+    const api = adminObjects();
+    const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
+    await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
+    const failed = await eventually(async () => {
+      const current = await api.get<MapiMachineSet>(at);
+      const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+      expect(synchronized?.status).to.equal('False');
+      return { condition: synchronized!, generation: current.metadata.generation };
+    });
+    expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
+    expect(failed.condition.message).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
+    expect(failed.condition.message).to.contain('Retrying with backoff.');
+
+    // mended: no parameter kind; nothing about the MachineSet changes
+    await api.replace(
+      { ...VALIDATING_ADMISSION_POLICY, name: broken },
+      {
+        ...(await api.get({ ...VALIDATING_ADMISSION_POLICY, name: broken })),
+        spec: machineSetCreationPolicy(broken, { validations }).spec,
+      },
     );
-    await client.create(
-      VALIDATING_ADMISSION_POLICY_BINDING,
-      denyingBinding(broken, capiNamespace, {
-        name: 'anything',
-        parameterNotFoundAction: 'Deny',
-      }),
-    );
-    try {
-      const denial = await eventually(async () => {
-        const message = await createAs(
-          configOf('mapi-capi-sync'),
-          capiMachineSet('probe', capiNamespace),
-          true,
-        );
-        expect(message).to.contain('failed to configure');
-        return message!;
-      });
-      expect(denial).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
-      const ctrl = await startTestController({
-        namespaces: { mapi: mapiNamespace, capi: capiNamespace },
-      });
-      const name = uniqueName('unevaluated');
-      const api = adminObjects();
-      const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
-      await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
-      const failed = await eventually(async () => {
+    await eventually(
+      async () => {
         const current = await api.get<MapiMachineSet>(at);
         const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-        expect(synchronized?.status).to.equal('False');
-        return { condition: synchronized!, generation: current.metadata.generation };
-      });
-      expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
-      expect(failed.condition.message).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
-      expect(failed.condition.message).to.contain('Retrying with backoff.');
-
-      // mended: no parameter kind; nothing about the MachineSet changes
-      await client.replace(
-        { ...VALIDATING_ADMISSION_POLICY, name: broken },
-        {
-          ...(await client.get({ ...VALIDATING_ADMISSION_POLICY, name: broken })),
-          spec: machineSetCreationPolicy(broken, { validations }).spec,
-        },
-      );
-      await eventually(
-        async () => {
-          const current = await api.get<MapiMachineSet>(at);
-          const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-          expect(synchronized?.status).to.equal('True');
-          expect(current.metadata.generation).to.equal(failed.generation);
-        },
-        { timeoutMs: 60_000 },
-      );
-      await api.get({ ...CAPI, namespace: capiNamespace, name });
-    } finally {
-      await client.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: broken });
-      await client.delete({ ...VALIDATING_ADMISSION_POLICY, name: broken });
-    }
+        expect(synchronized?.status).to.equal('True');
+        expect(current.metadata.generation).to.equal(failed.generation);
+      },
+      { timeoutMs: 60_000 },
+    );
+    await api.get({ ...CAPI, namespace: capiNamespace, name });
   });
 });
