@@ -35,7 +35,7 @@ async function runSideBySide(options: SyncBenchOptions): Promise<void> {
       phases,
       ({ plane, logDir }) =>
         new ControllerProcess({
-          kubeconfigPath: plane.kubeconfigPath,
+          kubeconfigPath: plane.identityKubeconfigPaths['mapi-capi-sync'],
           ...namespaces,
           workers,
           logDir,
@@ -48,7 +48,7 @@ async function runSideBySide(options: SyncBenchOptions): Promise<void> {
       phases,
       ({ plane, logDir }) =>
         new FloorProcess({
-          kubeconfigPath: plane.kubeconfigPath,
+          kubeconfigPath: plane.identityKubeconfigPaths['mapi-capi-sync'],
           ...namespaces,
           concurrency: floorConcurrency,
           logDir,

@@ -20,6 +20,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { CUSTOM_RESOURCE_DEFINITION } from '../src/kube/builtin-resources.js';
+import {
+  CONTROLLER_GROUPS,
+  CONTROLLER_USER,
+  grantControllerClusterRbac,
+} from './controller-rbac.js';
 import { clusterAccess } from '../src/kube/cluster-access.js';
 import { currentContext } from '../src/kube/kubeconfig.js';
 import { KubeClient } from '../src/kube/http-client.js';
@@ -54,17 +59,41 @@ export type NeighbourName =
 export type ComponentName = CoreComponentName | NeighbourName;
 
 /**
- * The user names the controllers run as in an OpenShift cluster (their ServiceAccounts). The
- * neighbours run as theirs and the project's controller may run as its own, so that admission
- * policies that exempt controllers by user name (ours in manifests/, OpenShift's) see what they
- * would see in a cluster. RBAC is not what these identities test: they are in system:masters.
+ * The user names the controllers run as in an OpenShift cluster (their ServiceAccounts), so that
+ * admission policies that exempt controllers by user name (ours in manifests/, OpenShift's) see
+ * what they would see in a cluster. The neighbours' identities are in system:masters: their RBAC
+ * is theirs to test. Ours is not: it has the ServiceAccount's groups and exactly the RBAC of
+ * manifests/ (controller-rbac.ts), so that a permission the manifests lack, or one an admission
+ * plugin demands, fails here as it would in a cluster.
  */
 export const IDENTITIES = {
   'machine-api-operator': 'system:serviceaccount:openshift-machine-api:machine-api-controllers',
   'cluster-api': 'system:serviceaccount:openshift-cluster-api:capi-controllers',
-  'mapi-capi-sync': 'system:serviceaccount:openshift-cluster-api:mapi-capi-sync',
+  'mapi-capi-sync': CONTROLLER_USER,
 } as const;
+
+/**
+ * The admission plugins OpenShift turns on beside the upstream defaults that exist upstream
+ * (openshift/kubernetes, openshift-kube-apiserver/admission/admissionenablement/register.go,
+ * additionalDefaultOnPlugins). OwnerReferencesPermissionEnforcement is the one our writes meet:
+ * setting blockOwnerDeletion needs `update` on the owner's `finalizers`. OpenShift's own plugins
+ * (image.openshift.io/ImagePolicy, security.openshift.io/*, quota.openshift.io/*, route.openshift.io/*)
+ * exist only in its fork and act on pods, images, routes and quotas, none of which we write.
+ */
+export const OPENSHIFT_ADMISSION_PLUGINS = [
+  'NodeRestriction',
+  'OwnerReferencesPermissionEnforcement',
+  'PodNodeSelector',
+  'PodTolerationRestriction',
+  'Priority',
+  'StorageObjectInUseProtection',
+] as const;
 export type IdentityName = keyof typeof IDENTITIES;
+
+/** The groups of an identity: the ServiceAccount's for ours, system:masters for the neighbours. */
+function identityGroups(name: IdentityName): string[] {
+  return name === 'mapi-capi-sync' ? CONTROLLER_GROUPS : ['system:masters'];
+}
 
 /**
  * The label of an object machine-api-operator's admission webhooks never saw: created while they
@@ -116,8 +145,8 @@ export interface ControlPlaneState {
   /** An administrator's kubeconfig (user `admin`, group system:masters): a person. */
   kubeconfigPath: string;
   /**
-   * Kubeconfigs of the controllers' own identities (IDENTITIES below), each in system:masters:
-   * admission policies exempt controllers by user name, as in a cluster.
+   * Kubeconfigs of the controllers' own identities (IDENTITIES below): admission policies exempt
+   * controllers by user name, as in a cluster. Ours has only the RBAC of manifests/.
    */
   identityKubeconfigPaths: Record<IdentityName, string>;
   server: string;
@@ -354,7 +383,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     const tokenLines = [
       `${adminToken},admin,admin,system:masters`,
       ...Object.entries(IDENTITIES).map(
-        ([name, user]) => `${identityTokens[name as IdentityName]},${user},${name},system:masters`,
+        ([name, user]) =>
+          `${identityTokens[name as IdentityName]},${user},${name},"${identityGroups(name as IdentityName).join(',')}"`,
       ),
     ];
     await writeFile(tokens, tokenLines.join('\n') + '\n', { mode: 0o600 });
@@ -380,6 +410,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       `--service-account-key-file=${saPub}`,
       `--service-account-signing-key-file=${saKey}`,
       `--token-auth-file=${tokens}`,
+      `--enable-admission-plugins=${OPENSHIFT_ADMISSION_PLUGINS.join(',')}`,
+      // it mounts tokens into pods, and there is no tokens controller or pod here
       '--disable-admission-plugins=ServiceAccount',
       '--enable-priority-and-fairness=false',
       // a loopback address cannot be a Service endpoint; nothing here needs the kubernetes Service
@@ -431,6 +463,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
     log(`installing CRDs from ${crdDir}`);
     await installCrds(kubeConfig, crdDir, server, ca, adminToken);
+    log("granting the controller's identity the ClusterRole of manifests/");
+    const setup = setupClient(kubeConfig);
+    await grantControllerClusterRbac(setup);
+    setup.close();
 
     // Started after the CRDs so that its garbage collector watches them from the start.
     // kube-controller-manager: real ownerReference garbage collection and namespace deletion

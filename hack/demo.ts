@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MapiMachineSet } from '../src/api/types.js';
-import { NAMESPACE } from '../src/kube/builtin-resources.js';
 import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
 import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
 import { objectsFor } from '../test/support/kube-client.js';
 import { demoNeighbours, startControlPlane, type ControlPlane } from './control-plane.js';
+import { createControllerNamespaces } from './controller-rbac.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAPI_NAMESPACE = 'openshift-machine-api';
@@ -53,9 +53,7 @@ const SYNC_COLUMNS = [
 
 async function seed(plane: ControlPlane): Promise<void> {
   const custom = objectsFor(plane.kubeConfig);
-  for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-    await custom.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
+  await createControllerNamespaces(custom, { mapi: MAPI_NAMESPACE, capi: CAPI_NAMESPACE });
   await setInfrastructure(
     {
       infrastructureName: INFRASTRUCTURE_NAME,
@@ -274,8 +272,9 @@ function startControllerProcess(
       '--import',
       'tsx',
       'src/main.ts',
+      // as its ServiceAccount, with the RBAC of manifests/ (hack/controller-rbac.ts)
       '--kubeconfig',
-      plane.kubeconfigPath,
+      plane.identityKubeconfigPaths['mapi-capi-sync'],
       '--log-format=json',
       '--metrics-bind-address=127.0.0.1:0',
       '--health-probe-bind-address=127.0.0.1:0',
@@ -307,13 +306,7 @@ async function otherPlatforms(plane: ControlPlane): Promise<void> {
     const name = `${INFRASTRUCTURE_NAME}-worker-${platform}`;
     banner(`${fixture.platform}: a worker MachineSet and its ${fixture.templates.kind}`);
     await setInfrastructure(fixture.infrastructure, custom);
-    for (const namespace of [mapiNamespace, capiNamespace]) {
-      await custom.create(NAMESPACE, {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: namespace },
-      });
-    }
+    await createControllerNamespaces(custom, { mapi: mapiNamespace, capi: capiNamespace });
     await custom.create(
       { ...MAPI, namespace: mapiNamespace },
       fixture.machineSet(name, mapiNamespace),

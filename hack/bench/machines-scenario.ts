@@ -18,7 +18,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Infrastructure, MapiMachine, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
 import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
-import { NAMESPACE } from '../../src/kube/builtin-resources.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
 import { silentLogger } from '../../src/logging.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
@@ -33,6 +32,7 @@ import {
 import { clientFor, objectsFor } from '../../test/support/kube-client.js';
 import { MAPI_MACHINES } from '../../test/support/machines.js';
 import { IDENTITIES, startControlPlane, type ControlPlane } from '../control-plane.js';
+import { createControllerNamespaces } from '../controller-rbac.js';
 import { AuditWrites, countByKind, type AuditWrite } from './audit-writes.js';
 import type { MachinesBenchOptions } from './cli.js';
 import { buildProgram, ControllerProcess } from './controller-process.js';
@@ -298,9 +298,7 @@ async function benchController(options: MachinesBenchOptions): Promise<void> {
   });
   let finished = false;
   try {
-    for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-      await api.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    }
+    await createControllerNamespaces(api, { mapi: MAPI_NAMESPACE, capi: CAPI_NAMESPACE });
     await setInfrastructure(infrastructure.status ?? {}, api);
     await createCapiCluster(CAPI_NAMESPACE);
     await observer.start();

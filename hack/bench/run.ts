@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MapiMachineSet } from '../../src/api/types.js';
-import { NAMESPACE } from '../../src/kube/builtin-resources.js';
 import type { ObjectClient } from '../../src/kube/objects.js';
 import { createCapiCluster } from '../../test/support/capi-cluster.js';
 import { setControlPlane } from '../../test/support/cluster.js';
@@ -18,6 +17,7 @@ import {
 } from '../../test/support/controller.js';
 import { objectsFor } from '../../test/support/kube-client.js';
 import { startControlPlane, type ControlPlane } from '../control-plane.js';
+import { createControllerNamespaces } from '../controller-rbac.js';
 import type { Phase } from './cli.js';
 import { countWrite, totalWrites, writeDelta, writeKey, type WriteCounts } from './metrics.js';
 import { MachineSetObserver } from './observer.js';
@@ -272,9 +272,7 @@ export async function runSubject(
   let finished = false;
   const api = objectsFor(plane.kubeConfig);
   try {
-    for (const name of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
-      await api.create(NAMESPACE, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    }
+    await createControllerNamespaces(api, { mapi: MAPI_NAMESPACE, capi: CAPI_NAMESPACE });
     await setInfrastructure(DEFAULT_INFRASTRUCTURE, api);
     // Cluster API does not run here: the Cluster only has to exist, as in an OpenShift cluster.
     await createCapiCluster(CAPI_NAMESPACE, { waitForClusterApi: false });

@@ -47,6 +47,14 @@ export const SUBJECT_ACCESS_REVIEW: Resource = {
   namespaced: false,
 };
 
+export const SELF_SUBJECT_REVIEW: Resource = {
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  plural: 'selfsubjectreviews',
+  kind: 'SelfSubjectReview',
+  namespaced: false,
+};
+
 export const VALIDATING_ADMISSION_POLICY: Resource = {
   group: 'admissionregistration.k8s.io',
   version: 'v1',

@@ -3,6 +3,9 @@
 // same request from the controllers it exempts (this controller's identity, Cluster API's,
 // machine-api-operator's). And a write of ours that someone else's policy denies is reported on
 // the object at once, never retried in silence.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
@@ -17,6 +20,7 @@ import { createCapiCluster } from '../support/capi-cluster.js';
 import {
   adminConfig,
   adminObjects,
+  controlPlane,
   identityConfig,
   testNamespace,
   uniqueName,
@@ -729,5 +733,93 @@ describe('admission policies', function () {
       { timeoutMs: 60_000 },
     );
     await api.get({ ...CAPI, namespace: capiNamespace, name });
+  });
+});
+
+/** `kubectl` as a person (the admin kubeconfig), with a manifest on stdin; its output or refusal. */
+async function kubectl(args: string[], stdin?: string, env: Record<string, string> = {}) {
+  const child = spawn(join(controlPlane().binDir, 'kubectl'), args, {
+    env: { ...process.env, KUBECONFIG: controlPlane().kubeconfigPath, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdin.end(stdin ?? '');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, out };
+}
+
+describe('admission policies under `oc apply` and `oc edit`', function () {
+  this.timeout(180_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('admits the way out (spec.authoritativeAPI only) applied client-side, server-side or edited, and refuses a guarded change applied either way with the same message as a patch', async () => {
+    const ctrl = await startTestController();
+    await createCapiCluster(ctrl.capiNamespace);
+    const name = uniqueName('applied');
+    const manifest = (authority: string, replicas = 0) =>
+      JSON.stringify(
+        awsMachineSet(name, ctrl.mapiNamespace, { replicas }),
+        (key, value: unknown) =>
+          key === 'spec' && value && typeof value === 'object' && 'selector' in value
+            ? { ...value, authoritativeAPI: authority }
+            : value,
+      );
+    // GitOps created it with a client-side apply: kubectl's record of it is on the object
+    const created = await kubectl(['apply', '-f', '-'], manifest('ClusterAPI'));
+    expect(created.code, created.out).to.equal(0);
+    const where = { ...MAPI, namespace: ctrl.mapiNamespace, name };
+    await eventually(
+      async () => {
+        const current = await adminObjects().get<MapiMachineSet>(where);
+        expect(current.status?.authoritativeAPI).to.equal('ClusterAPI');
+        expect(current.metadata.annotations).to.have.property(
+          'kubectl.kubernetes.io/last-applied-configuration',
+        );
+        expect(current.status?.conditions?.find((c) => c.type === 'Synchronized')?.status).to.equal(
+          'True',
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
+    const guarded = 'mirrors Cluster API (status.authoritativeAPI: ClusterAPI)';
+    const patched = await refusedOnceInEffect(() =>
+      mergePatchAs(
+        adminConfig(),
+        { apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', ...where },
+        { spec: { replicas: 2 } },
+        true,
+      ),
+    );
+    expect(patched).to.contain(guarded);
+    const serverSide = ['--server-side', '--field-manager=gitops', '--force-conflicts'];
+
+    const wayOut = manifest('MachineAPI');
+    for (const how of [[], serverSide]) {
+      const applied = await kubectl(['apply', '--dry-run=server', ...how, '-f', '-'], wayOut);
+      expect(applied.code, `${how.join(' ') || 'client-side'}: ${applied.out}`).to.equal(0);
+      const refused = await kubectl(
+        ['apply', '--dry-run=server', ...how, '-f', '-'],
+        manifest('ClusterAPI', 2),
+      );
+      expect(refused.code, refused.out).to.not.equal(0);
+      expect(refused.out).to.contain(
+        "ValidatingAdmissionPolicy 'mapi-capi-sync-machine-api-mirror",
+      );
+      expect(refused.out).to.contain(guarded);
+    }
+
+    // `oc edit` of the way out: the first authoritativeAPI in the YAML is the spec's
+    const edited = await kubectl(
+      ['edit', 'machinesets.machine.openshift.io', name, '-n', ctrl.mapiNamespace],
+      '',
+      {
+        EDITOR: `sed -i -e '0,/^  authoritativeAPI: ClusterAPI$/s//  authoritativeAPI: MachineAPI/'`,
+      },
+    );
+    expect(edited.code, edited.out).to.equal(0);
+    const after = await adminObjects().get<MapiMachineSet>(where);
+    expect(after.spec.authoritativeAPI).to.equal('MachineAPI');
   });
 });

@@ -8,6 +8,7 @@ import { createCapiCluster } from '../support/capi-cluster.js';
 import {
   adminObjects,
   controlPlane,
+  controllerConfig,
   createLimitedIdentity,
   testNamespace,
   uniqueName,
@@ -16,6 +17,14 @@ import { DEFAULT_INFRASTRUCTURE, setInfrastructure, unadmitted } from '../suppor
 import { eventually } from '../support/eventually.js';
 import { gcpFixture } from '../support/fixtures/gcp.js';
 import { objectsFor } from '../support/kube-client.js';
+import { CONTROLLER_GROUPS, CONTROLLER_USER } from '../../hack/controller-rbac.js';
+import {
+  CONFIG_MAP,
+  ROLE,
+  ROLE_BINDING,
+  SELF_SUBJECT_REVIEW,
+} from '../../src/kube/builtin-resources.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
@@ -235,6 +244,98 @@ describe('the test environment', () => {
       (err: unknown) => err,
     );
     expect(statusCode(denied)).to.equal(403);
+  });
+
+  it("runs OpenShift's admission plugins: blockOwnerDeletion needs update on the owner's finalizers (OwnerReferencesPermissionEnforcement)", async () => {
+    const namespace = await testNamespace('env');
+    const { username, kubeConfig } = await createLimitedIdentity(namespace, 'writer');
+    const admin = adminObjects();
+    const grant = async (name: string, resources: string[], verbs: string[]) => {
+      await admin.create(
+        { ...ROLE, namespace },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'Role',
+          metadata: { name },
+          rules: [{ apiGroups: [''], resources, verbs }],
+        },
+      );
+      await admin.create(
+        { ...ROLE_BINDING, namespace },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+          subjects: [{ kind: 'User', name: username }],
+        },
+      );
+    };
+    await grant('configmaps', ['configmaps'], ['create']);
+    const owner = await admin.create<{ metadata: { uid: string } }>(
+      { ...CONFIG_MAP, namespace },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } },
+    );
+    const api = objectsFor(kubeConfig);
+    const dependent = (name: string, blockOwnerDeletion: boolean) =>
+      api.create(
+        { ...CONFIG_MAP, namespace },
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: {
+            name,
+            ownerReferences: [
+              {
+                apiVersion: 'v1',
+                kind: 'ConfigMap',
+                name: 'owner',
+                uid: owner.metadata.uid,
+                blockOwnerDeletion,
+              },
+            ],
+          },
+        },
+      );
+    // RBAC's authorizer sees the new binding a moment later
+    await eventually(() => dependent('plain', false));
+    const refused = await refusal(
+      dependent('blocking', true),
+      'blockOwnerDeletion without finalizers',
+    );
+    expect(refused.code).to.equal(403);
+    expect(refused.body).to.contain('cannot set blockOwnerDeletion');
+    await grant('finalizers', ['configmaps/finalizers'], ['update']);
+    await eventually(() => dependent('blocking', true));
+  });
+
+  it('runs every controller of ours as its ServiceAccount with the RBAC of manifests/, never in system:masters', async () => {
+    const mapiNamespace = await testNamespace('mapi');
+    const other = await testNamespace('env');
+    // the identity of startTestController's controllers and of startProgram's processes
+    const configs = [
+      controllerConfig(),
+      loadKubeConfig({ path: controlPlane().identityKubeconfigPaths['mapi-capi-sync'], env: {} }),
+    ];
+    for (const config of configs) {
+      const api = objectsFor(config);
+      const review = await api.create<{
+        status?: { userInfo?: { username?: string; groups?: string[] } };
+      }>(SELF_SUBJECT_REVIEW, {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+      });
+      expect(review.status?.userInfo?.username).to.equal(CONTROLLER_USER);
+      expect(review.status?.userInfo?.groups).to.have.members([
+        ...CONTROLLER_GROUPS,
+        'system:authenticated',
+      ]);
+      // the Machine API Role of manifests/ where a controller runs, nothing where none does
+      await api.list({ ...MAPI, namespace: mapiNamespace });
+      expect(
+        statusCode(await api.list({ ...MAPI, namespace: other }).catch((err: unknown) => err)),
+      ).to.equal(403);
+    }
   });
 });
 

@@ -114,10 +114,54 @@ const NOT_EXERCISED_HERE: readonly {
   },
   {
     apiGroup: 'machine.openshift.io',
+    resources: ['machinesets/finalizers'],
+    verbs: ['update'],
+    reason:
+      'checked by OwnerReferencesPermissionEnforcement when a MAPI mirror of a Machine an authoritative CAPI MachineSet creates is created (blockOwnerDeletion on its MachineSet), exercised in test/integration/machines.test.ts',
+  },
+  {
+    apiGroup: 'machine.openshift.io',
     resources: ['machines'],
     verbs: ['create', 'delete'],
     reason:
       'MAPI mirrors are created and deleted for Machines a Cluster API-authoritative MachineSet scales up and down, exercised in test/integration/machines.test.ts',
+  },
+];
+
+/**
+ * Granted verbs no request uses: OwnerReferencesPermissionEnforcement checks them while admitting
+ * another write, which the audit log shows instead. Each counts as used when that write was.
+ */
+const CHECKED_BY_ADMISSION: readonly { permission: Permission; provenBy: Permission }[] = [
+  {
+    permission: {
+      namespace: CAPI_NAMESPACE,
+      apiGroup: 'cluster.x-k8s.io',
+      resource: 'machinesets/finalizers',
+      verb: 'update',
+    },
+    // a CAPI Machine mirror is created controlled by its CAPI MachineSet, blockOwnerDeletion set
+    provenBy: {
+      namespace: CAPI_NAMESPACE,
+      apiGroup: 'cluster.x-k8s.io',
+      resource: 'machines',
+      verb: 'create',
+    },
+  },
+  {
+    permission: {
+      namespace: CAPI_NAMESPACE,
+      apiGroup: 'cluster.x-k8s.io',
+      resource: 'machines/finalizers',
+      verb: 'update',
+    },
+    // an AWSMachine is created controlled by its CAPI Machine, blockOwnerDeletion set
+    provenBy: {
+      namespace: CAPI_NAMESPACE,
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      resource: 'awsmachines',
+      verb: 'create',
+    },
   },
 ];
 
@@ -469,6 +513,12 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
           [...permissions.keys()].filter((k) => !grantedKeys.has(k)),
           'used but not granted',
         ).to.deep.equal([]);
+        // a successful write that OwnerReferencesPermissionEnforcement admitted only with the
+        // owner's finalizers permission
+        for (const { permission, provenBy } of CHECKED_BY_ADMISSION) {
+          if (!permissions.has(permissionKey(provenBy))) continue;
+          permissions.set(permissionKey(permission), permission);
+        }
         expect(
           granted
             .filter((g) => !permissions.has(permissionKey(g)) && !allowlisted(g))

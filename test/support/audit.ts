@@ -1,5 +1,6 @@
-// Reads the control plane's audit log for what a test made our admission policies deny the
-// controller: with the controllers exempt, that must never happen.
+// Reads the control plane's audit log for what the API server refused the controller: a denial by
+// an admission policy (ours or OpenShift's, which both exempt it) or a 403 (RBAC, or an admission
+// plugin such as OwnerReferencesPermissionEnforcement) must never happen.
 import { open, stat } from 'node:fs/promises';
 import { controlPlane } from './cluster.js';
 
@@ -12,7 +13,7 @@ export interface AuditEvent {
 
 /** The controller's user, whatever namespace a test gives its ServiceAccount. */
 const CONTROLLER_USER = /^system:serviceaccount:[^:]+:mapi-capi-sync$/;
-const OUR_POLICY = "ValidatingAdmissionPolicy 'mapi-capi-sync-";
+const POLICY_DENIAL = "ValidatingAdmissionPolicy '";
 
 /** Denials up to here were provoked on purpose by the test that read them. */
 let acknowledged = 0;
@@ -42,12 +43,19 @@ async function auditLinesSince(from: number): Promise<string[]> {
   }
 }
 
-/** Requests of the controller that our own policies denied since `from` (a byte offset). */
+/**
+ * Requests of the controller since `from` (a byte offset) that an admission policy denied or that
+ * were forbidden.
+ */
 export async function controllerDenialsSince(from: number): Promise<string[]> {
   return (await auditLinesSince(Math.max(from, acknowledged)))
-    .filter((line) => line.includes(OUR_POLICY) && line.includes('mapi-capi-sync"'))
+    .filter((line) => line.includes('mapi-capi-sync"'))
     .map((line) => JSON.parse(line) as AuditEvent)
     .filter((e) => CONTROLLER_USER.test(e.user.username))
+    .filter(
+      (e) =>
+        e.responseStatus?.code === 403 || (e.responseStatus?.message ?? '').includes(POLICY_DENIAL),
+    )
     .map((e) => `${e.verb} ${e.requestURI}: ${e.responseStatus?.message ?? ''}`);
 }
 

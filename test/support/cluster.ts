@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane, IdentityName } from '../../hack/control-plane.js';
+import { grantControllerRbac } from '../../hack/controller-rbac.js';
 import { NAMESPACE, SERVICE_ACCOUNT } from '../../src/kube/builtin-resources.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import type { ObjectClient } from '../../src/kube/objects.js';
@@ -36,8 +37,8 @@ export function adminObjects(): ObjectClient {
 
 /**
  * A fresh KubeConfig of the controller's own identity in a cluster
- * (system:serviceaccount:openshift-cluster-api:mapi-capi-sync, in system:masters): what admission
- * policies exempt as this project's controller.
+ * (system:serviceaccount:openshift-cluster-api:mapi-capi-sync, with the ServiceAccount's groups
+ * and only the RBAC of manifests/): what admission policies exempt as this project's controller.
  */
 export function controllerConfig(): KubeConfig {
   return identityConfig('mapi-capi-sync');
@@ -52,7 +53,11 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Creates a namespace that is deleted after the current test. */
+/**
+ * Creates a namespace that is deleted after the current test. A 'mapi' or 'capi' namespace is one
+ * a controller runs on, as openshift-machine-api or openshift-cluster-api: the controller's
+ * identity gets the Roles manifests/ gives it in that namespace, and nothing else.
+ */
 export async function testNamespace(prefix = 'test'): Promise<string> {
   const name = uniqueName(prefix);
   await adminObjects().create(NAMESPACE, {
@@ -61,6 +66,9 @@ export async function testNamespace(prefix = 'test'): Promise<string> {
     metadata: { name, labels: { 'mapi-capi-sync/test': 'true' } },
   });
   namespacesToDelete.push(name);
+  if (prefix === 'mapi' || prefix === 'capi') {
+    await grantControllerRbac(adminObjects(), prefix, name);
+  }
   return name;
 }
 

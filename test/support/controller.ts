@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../../src/logging.js';
 import { flightRecorder, type FlightRecorder } from './logger.js';
 import { clientFor } from './kube-client.js';
 import { installAdmissionPolicies } from './admission.js';
+import { installOpenShiftPolicies } from './openshift-policies.js';
 import { adminObjects, controllerConfig, testNamespace } from './cluster.js';
 import { eventually } from './eventually.js';
 import { workerMachineSet } from './fixtures/machine-set.js';
@@ -34,6 +35,11 @@ export async function startTestController(
     user?: string;
     /** Our admission policies for the namespaces (default on, as in a cluster). */
     admissionPolicies?: boolean;
+    /**
+     * OpenShift's own migration policies for the namespaces, our controller exempted as
+     * docs/deployment.md tells (default on, as in a cluster).
+     */
+    openshiftPolicies?: boolean;
     platform?: string;
     workers?: number;
     /** Existing namespaces (a restart); fresh ones by default. */
@@ -50,11 +56,20 @@ export async function startTestController(
 ): Promise<TestController> {
   const mapiNamespace = options.namespaces?.mapi ?? (await testNamespace('mapi'));
   const capiNamespace = options.namespaces?.capi ?? (await testNamespace('capi'));
-  // As in a cluster: our admission policies guard both sides, exempting the controller.
+  // As in a cluster: our admission policies and OpenShift's guard both sides, exempting the
+  // controller.
   if (options.admissionPolicies ?? true) {
     await installAdmissionPolicies({
       mapiNamespace,
       capiNamespace,
+      ...(options.user ? { controllerUser: options.user } : {}),
+    });
+  }
+  if (options.openshiftPolicies ?? true) {
+    await installOpenShiftPolicies({
+      mapiNamespace,
+      capiNamespace,
+      exemptController: true,
       ...(options.user ? { controllerUser: options.user } : {}),
     });
   }

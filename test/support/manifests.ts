@@ -266,6 +266,10 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
     delete:
       'the MAPI mirror of a deleted authoritative CAPI Machine (src/sync/machine/deletion.ts)',
   }),
+  ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machinesets/finalizers', {
+    update:
+      'checked by OwnerReferencesPermissionEnforcement when a MAPI mirror is created controlled by its MachineSet with blockOwnerDeletion (src/sync/machine/reverse.ts)',
+  }),
   ...usage(MAPI_NAMESPACE, 'machine.openshift.io', 'machines/status', {
     patch:
       "a Machine's Synchronized condition, handshake fields, and a mirror's status (merge patch)",
@@ -293,6 +297,14 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
     update: 'mirror spec/labels/annotations/ownerReferences',
     patch: "finalizers (ours, and Cluster API's on a deleted paused mirror); pausing and unpausing",
     delete: 'deleting the mirror of a deleted MAPI Machine (or of one gone without us)',
+  }),
+  ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machinesets/finalizers', {
+    update:
+      'checked by OwnerReferencesPermissionEnforcement when a CAPI Machine mirror is written controlled by its CAPI MachineSet with blockOwnerDeletion (src/sync/machine/forward.ts)',
+  }),
+  ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machines/finalizers', {
+    update:
+      'checked by OwnerReferencesPermissionEnforcement when an infrastructure machine is written controlled by its CAPI Machine with blockOwnerDeletion (src/sync/machine/forward.ts)',
   }),
   ...usage(CAPI_NAMESPACE, 'cluster.x-k8s.io', 'machines/status', {
     patch: "a paused CAPI Machine's status, copied from MAPI (merge patch)",
