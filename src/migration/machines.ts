@@ -55,6 +55,7 @@ function whyNotMirrored(
   capi: CapiMachine | undefined,
 ): string | undefined {
   if (!mapi) return 'no Machine API Machine mirrors it yet';
+  if (isProvisioning(mapi)) return PROVISIONING;
   const authority = mapi.status?.authoritativeAPI;
   if (authority === 'Migrating') {
     return 'it is migrating on its own; see its MigrationProgressing condition';
@@ -91,6 +92,14 @@ export function planMachinesFollow(
   const machines = liveMachines(o).mapi;
   // A Machine without spec (its CRD admits one) asks for the default, MachineAPI.
   const toHandOver = machines.find((m) => (m.spec?.authoritativeAPI ?? 'MachineAPI') !== to);
+  if (toHandOver && isProvisioning(toHandOver)) {
+    const state: MigrationState = {
+      status: 'True',
+      reason: MigrationReason.WaitingForMachines,
+      message: `${direction.lead}: waiting to hand Machine ${toHandOver.metadata.name} over: ${PROVISIONING}.${direction.wayOut}`,
+    };
+    return conditionWrite(mapi, o.now, state) ?? done(`waiting for ${toHandOver.metadata.name}`);
+  }
   if (toHandOver) {
     return patchSpec(
       toHandOver,
@@ -107,6 +116,17 @@ export function planMachinesFollow(
     message: `${direction.lead}: ${over} of ${machines.length} Machines are on ${to}; waiting for ${nameSome(behind.map((m) => m.metadata.name))} (their own handshake: see their MigrationProgressing condition).${direction.wayOut}`,
   };
   return conditionWrite(mapi, o.now, state) ?? done(`waiting for Machines to move to ${to}`);
+}
+
+/**
+ * A Machine whose instance is being created has no authority to hand over yet; OpenShift's own
+ * policy (openshift-prevent-migration-when-machine-updating) refuses the change, even to us.
+ */
+const PROVISIONING =
+  'it is Provisioning, and its authority can move only once its instance exists (Provisioned or Running)';
+
+function isProvisioning(machine: MapiMachine): boolean {
+  return machine.status?.phase === 'Provisioning';
 }
 
 /** Machines that are being deleted neither hold nor follow: they are going away. */

@@ -267,7 +267,8 @@ describe('admission policies', function () {
   });
 
   it('the paused CAPI mirror is read-only for a person under MachineAPI; Cluster API and the controller are admitted', async () => {
-    const ctrl = await startTestController();
+    // our policy's own message: OpenShift's would refuse the same edit first, with its own
+    const ctrl = await startTestController({ openshiftPolicies: false });
     await createCapiCluster(ctrl.capiNamespace);
     const name = uniqueName('guarded');
     const mapi = adminObjects();
@@ -333,17 +334,37 @@ describe('admission policies', function () {
     });
     const from = await auditLogEnd();
     const name = uniqueName('taken');
-    expect(await createAs(adminConfig(), capiMachineSet(name, capiNamespace))).to.equal(undefined);
-    const over = awsMachineSet(name, mapiNamespace, { replicas: 0 });
+    const capiMachine = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: { name, namespace: capiNamespace },
+      spec: {
+        clusterName: 'demo-abc12',
+        bootstrap: { dataSecretName: 'worker-user-data' },
+        infrastructureRef: {
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'AWSMachine',
+          name,
+        },
+      },
+    };
+    expect(await createAs(adminConfig(), capiMachine)).to.equal(undefined);
+    // a MAPI Machine over it: the controller may create Machines (its Role), so the policy decides
+    const over = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name, namespace: mapiNamespace },
+      spec: { authoritativeAPI: 'MachineAPI', providerSpec: awsProviderSpec() },
+    };
     expect(
-      await refusedOnceInEffect(() => createAs(configOf('mapi-capi-sync'), over as never, true)),
-    ).to.contain('mapi-capi-sync-machine-api-create-over-cluster-api');
+      await refusedOnceInEffect(() => createAs(configOf('mapi-capi-sync'), over, true)),
+    ).to.contain('mapi-capi-sync-machine-api-machine-create-over-cluster-api');
     const denials = await eventually(async () => {
       const found = await controllerDenialsSince(from);
       expect(found).to.not.deep.equal([]);
       return found;
     });
-    expect(denials[0]).to.contain(`/namespaces/${mapiNamespace}/machinesets`);
+    expect(denials[0]).to.contain(`/namespaces/${mapiNamespace}/machines`);
     await acknowledgeControllerDenials();
   });
 
@@ -495,6 +516,144 @@ describe('admission policies', function () {
     await mergePatchAs(person, machine, { metadata: { finalizers: null } });
   });
 
+  it('the non-authoritative MachineSet is not scaled through /scale; the authoritative one and the controllers are', async () => {
+    const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
+    const scaleAs = async (kc: KubeConfig, where: Where, namespace: string, name: string) => {
+      const client = objectsFor(kc);
+      try {
+        await client.patch(
+          { ...where, namespace, name },
+          { type: 'merge', body: { spec: { replicas: 3 } } },
+          { subresource: 'scale', dryRun: true },
+        );
+        return undefined;
+      } catch (err) {
+        return refusal(err);
+      } finally {
+        client.close();
+      }
+    };
+    const person = adminConfig();
+    const api = adminObjects();
+    // under ClusterAPI: the MAPI MachineSet is the mirror
+    const capiFirst = uniqueName('capi-first');
+    const mirror = awsMachineSet(capiFirst, mapiNamespace, { replicas: 0 });
+    mirror.spec.authoritativeAPI = 'ClusterAPI';
+    await api.create({ ...MAPI, namespace: mapiNamespace }, mirror);
+    await waitStatusAuthority(MAPI, mapiNamespace, capiFirst, 'ClusterAPI');
+    expect(await createAs(person, capiMachineSet(capiFirst, capiNamespace))).to.equal(undefined);
+    const refused = await refusedOnceInEffect(() =>
+      scaleAs(person, MAPI, mapiNamespace, capiFirst),
+    );
+    expect(refused).to.contain("ValidatingAdmissionPolicy 'mapi-capi-sync-scale-mirror");
+    expect(refused).to.contain(
+      `Machine API MachineSet ${capiFirst} mirrors the Cluster API MachineSet of the same name (status.authoritativeAPI: ClusterAPI)`,
+    );
+    expect(refused).to.contain('Scale the Cluster API MachineSet instead');
+    expect(
+      await scaleAs(person, CAPI, capiNamespace, capiFirst),
+      'the authoritative side',
+    ).to.equal(undefined);
+
+    // under MachineAPI: the paused CAPI MachineSet is the mirror
+    const mapiFirst = uniqueName('mapi-first');
+    await api.create(
+      { ...MAPI, namespace: mapiNamespace },
+      awsMachineSet(mapiFirst, mapiNamespace, { replicas: 0 }),
+    );
+    await waitStatusAuthority(MAPI, mapiNamespace, mapiFirst, 'MachineAPI');
+    expect(await createAs(person, capiMachineSet(mapiFirst, capiNamespace))).to.equal(undefined);
+    expect(
+      await refusedOnceInEffect(() => scaleAs(person, CAPI, capiNamespace, mapiFirst)),
+    ).to.contain('Scale the Machine API MachineSet instead');
+    expect(
+      await scaleAs(person, MAPI, mapiNamespace, mapiFirst),
+      'the authoritative side',
+    ).to.equal(undefined);
+    // the exempt controllers (ours never scales: its Role has no /scale)
+    for (const identity of ['cluster-api', 'machine-api-operator'] as const) {
+      expect(await scaleAs(configOf(identity), CAPI, capiNamespace, mapiFirst), identity).to.equal(
+        undefined,
+      );
+    }
+    // no MAPI MachineSet of that name: nothing to guard (parameterNotFoundAction: Allow)
+    const alone = uniqueName('alone');
+    expect(await createAs(person, capiMachineSet(alone, capiNamespace))).to.equal(undefined);
+    expect(await scaleAs(person, CAPI, capiNamespace, alone)).to.equal(undefined);
+  });
+
+  it('no unpaused Cluster API MachineSet or Machine over an authoritative Machine API one', async () => {
+    const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
+    const person = adminConfig();
+    const api = adminObjects();
+    const unpaused = <T extends { metadata: { annotations?: Record<string, string> } }>(o: T) => ({
+      ...o,
+      metadata: { ...o.metadata, annotations: {} },
+    });
+    const name = uniqueName('twin');
+    await api.create(
+      { ...MAPI, namespace: mapiNamespace },
+      awsMachineSet(name, mapiNamespace, { replicas: 0 }),
+    );
+    await waitStatusAuthority(MAPI, mapiNamespace, name, 'MachineAPI');
+    const denied = await refusedOnceInEffect(() =>
+      createAs(person, unpaused(capiMachineSet(name, capiNamespace)), true),
+    );
+    expect(denied).to.contain(
+      "ValidatingAdmissionPolicy 'mapi-capi-sync-cluster-api-create-over-machine-api",
+    );
+    expect(denied).to.contain(
+      `A Machine API MachineSet named ${name} exists in ${mapiNamespace} with status.authoritativeAPI MachineAPI`,
+    );
+    expect(denied).to.contain('Create it paused (annotation cluster.x-k8s.io/paused)');
+    expect(await createAs(person, capiMachineSet(name, capiNamespace), true), 'paused').to.equal(
+      undefined,
+    );
+    expect(
+      await createAs(configOf('cluster-api'), unpaused(capiMachineSet(name, capiNamespace)), true),
+      'an exempt controller',
+    ).to.equal(undefined);
+
+    const machineName = uniqueName('twin-machine');
+    await api.create(
+      { ...MAPI_MACHINES, namespace: mapiNamespace },
+      {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'Machine',
+        metadata: { name: machineName },
+        spec: { providerSpec: awsProviderSpec() },
+      },
+    );
+    await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, machineName, 'MachineAPI');
+    const machine = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: { name: machineName, namespace: capiNamespace },
+      spec: {
+        clusterName: 'demo-abc12',
+        bootstrap: { dataSecretName: 'worker-user-data' },
+        infrastructureRef: {
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'AWSMachine',
+          name: machineName,
+        },
+      },
+    };
+    expect(await refusedOnceInEffect(() => createAs(person, machine, true))).to.contain(
+      'mapi-capi-sync-cluster-api-machine-create-over-machine-api',
+    );
+
+    // under ClusterAPI the Cluster API side is the one that acts: unpaused is what it should be
+    const capiFirst = uniqueName('capi-first');
+    const mirror = awsMachineSet(capiFirst, mapiNamespace, { replicas: 0 });
+    mirror.spec.authoritativeAPI = 'ClusterAPI';
+    await api.create({ ...MAPI, namespace: mapiNamespace }, mirror);
+    await waitStatusAuthority(MAPI, mapiNamespace, capiFirst, 'ClusterAPI');
+    expect(
+      await createAs(person, unpaused(capiMachineSet(capiFirst, capiNamespace)), true),
+    ).to.equal(undefined);
+  });
+
   it('no Machine API MachineSet over an existing Cluster API one, and none the Machine API side cannot express', async () => {
     const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
     const person = adminConfig();
@@ -508,9 +667,10 @@ describe('admission policies', function () {
     );
     over.spec.authoritativeAPI = 'ClusterAPI';
     expect(await createAs(person, over as never, true), 'as its mirror').to.equal(undefined);
+    // an exempt controller (ours never creates MAPI MachineSets: its Role does not allow it)
     expect(
       await createAs(
-        configOf('mapi-capi-sync'),
+        configOf('machine-api-operator'),
         { ...over, spec: { ...over.spec, authoritativeAPI: 'MachineAPI' } } as never,
         true,
       ),
@@ -758,16 +918,16 @@ describe('admission policies under `oc apply` and `oc edit`', function () {
     const ctrl = await startTestController();
     await createCapiCluster(ctrl.capiNamespace);
     const name = uniqueName('applied');
-    const manifest = (authority: string, replicas = 0) =>
-      JSON.stringify(
-        awsMachineSet(name, ctrl.mapiNamespace, { replicas }),
-        (key, value: unknown) =>
-          key === 'spec' && value && typeof value === 'object' && 'selector' in value
-            ? { ...value, authoritativeAPI: authority }
-            : value,
-      );
-    // GitOps created it with a client-side apply: kubectl's record of it is on the object
-    const created = await kubectl(['apply', '-f', '-'], manifest('ClusterAPI'));
+    const created = await kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        ...awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }),
+        spec: {
+          ...awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }).spec,
+          authoritativeAPI: 'ClusterAPI',
+        },
+      }),
+    );
     expect(created.code, created.out).to.equal(0);
     const where = { ...MAPI, namespace: ctrl.mapiNamespace, name };
     await eventually(
@@ -783,7 +943,6 @@ describe('admission policies under `oc apply` and `oc edit`', function () {
       },
       { timeoutMs: 60_000 },
     );
-    const guarded = 'mirrors Cluster API (status.authoritativeAPI: ClusterAPI)';
     const patched = await refusedOnceInEffect(() =>
       mergePatchAs(
         adminConfig(),
@@ -792,8 +951,24 @@ describe('admission policies under `oc apply` and `oc edit`', function () {
         true,
       ),
     );
-    expect(patched).to.contain(guarded);
+    // ours, or OpenShift's, whichever the API server evaluates first
+    expect(patched).to.match(
+      /ValidatingAdmissionPolicy '(mapi-capi-sync-machine-api-mirror|machine-api-machine-set-vap)/,
+    );
     const serverSide = ['--server-side', '--field-manager=gitops', '--force-conflicts'];
+    // The manifest as `oc get -o yaml` gives it once synchronized (the reverse sync has written
+    // Cluster API's view of the spec), saved in Git, edited and applied again; a client-side
+    // apply rewrites kubectl's record of the last apply on the object
+    const live = await adminObjects().get<MapiMachineSet>(where);
+    const manifest = (authority: string, replicas = live.spec.replicas) =>
+      JSON.stringify({
+        apiVersion: live.apiVersion,
+        kind: live.kind,
+        metadata: { name, namespace: ctrl.mapiNamespace, labels: live.metadata.labels },
+        spec: { ...live.spec, authoritativeAPI: authority, replicas },
+      });
+    const again = await kubectl(['apply', '-f', '-'], manifest('ClusterAPI'));
+    expect(again.code, `the same spec again: ${again.out}`).to.equal(0);
 
     const wayOut = manifest('MachineAPI');
     for (const how of [[], serverSide]) {
@@ -804,10 +979,9 @@ describe('admission policies under `oc apply` and `oc edit`', function () {
         manifest('ClusterAPI', 2),
       );
       expect(refused.code, refused.out).to.not.equal(0);
-      expect(refused.out).to.contain(
-        "ValidatingAdmissionPolicy 'mapi-capi-sync-machine-api-mirror",
-      );
-      expect(refused.out).to.contain(guarded);
+      // the first policy that refuses the patch (OpenShift's or ours) refuses the apply, in the
+      // same words (kubectl words the object's part of the message its own way)
+      expect(refused.out).to.contain(patched.slice(patched.indexOf("ValidatingAdmissionPolicy '")));
     }
 
     // `oc edit` of the way out: the first authoritativeAPI in the YAML is the spec's

@@ -1,6 +1,7 @@
 // Machines mirrored next to machine-api-operator (MachineSet and Machine controllers, with a
 // stand-in actuator) and Cluster API (MachineSet and Machine controllers and webhooks): a
 // migration moves the machines a MachineSet has, and never creates or deletes one.
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { JsonPatchOperation, MapiCondition } from '../../src/api/types.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
@@ -228,6 +229,16 @@ describe('a migration moves the machines a MachineSet has', function () {
     }, WAIT);
     expect(grown).to.include.members(shrunk);
 
+    // No provider controller runs here: an instance Cluster API asked for is never reported, and
+    // its Machine stays Provisioning, whose authority OpenShift's policy lets nobody move (the
+    // migration back would wait, saying so). CAPA would report it: so does the test.
+    await provisionInfrastructure(c.capiNamespace, shrunk);
+    await eventually(async () => {
+      for (const machine of await mapiMachines(c)) {
+        expect(machine.status?.phase, machine.metadata.name).to.not.equal('Provisioning');
+      }
+    }, WAIT);
+
     // Back to MachineAPI: the same two machines, none created or deleted.
     const back = watchNames(c);
     await patch(MAPI, c.mapiNamespace, 'fleet', [
@@ -413,3 +424,27 @@ describe('a round trip through Cluster API, and a deletion during one', function
     }, WAIT);
   });
 });
+
+/**
+ * What CAPA's AWSMachine controller writes once an instance runs: its identity, and the
+ * infrastructure provisioned (status.ready for the v1beta1 contract, initialization for v1beta2).
+ */
+async function provisionInfrastructure(namespace: string, machineNames: string[]): Promise<void> {
+  const api = adminObjects();
+  for (const name of machineNames) {
+    const where = { ...AWS_MACHINES, namespace, name };
+    const machine = await api.get<{ spec: { providerID?: string } }>(where);
+    if (!machine.spec.providerID) {
+      const instanceID = `i-${createHash('sha256').update(name).digest('hex').slice(0, 17)}`;
+      await api.patch(where, {
+        type: 'merge',
+        body: { spec: { providerID: `aws:///us-east-1a/${instanceID}`, instanceID } },
+      });
+    }
+    await api.patch(
+      where,
+      { type: 'merge', body: { status: { ready: true, initialization: { provisioned: true } } } },
+      { subresource: 'status' },
+    );
+  }
+}

@@ -257,8 +257,9 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
   });
 
   it('runs the program with the Deployment flags as the manifests ServiceAccount on every platform, using every granted verb', async () => {
-    const mapiNamespace = await testNamespace('mapi');
-    const capiNamespace = await testNamespace('capi');
+    // not 'mapi'/'capi': those get the test controllers' grants, and this test applies its own
+    const mapiNamespace = await testNamespace('rbac-mapi');
+    const capiNamespace = await testNamespace('rbac-capi');
     const manifests = rewriteManifests(await loadManifests(), {
       mapiNamespace,
       capiNamespace,

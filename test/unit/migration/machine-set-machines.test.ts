@@ -166,6 +166,25 @@ describe('a MachineSet migration with its Machines', () => {
     expectAllOn(world, fleet, 'ClusterAPI');
   });
 
+  it('the gate holds while a Machine is Provisioning (OpenShift refuses moving its authority), and proceeds once it is Running', () => {
+    const { world, fleet } = fleetWorld();
+    const m2 = fleet.mapi.get('m2')!;
+    m2.status = { ...m2.status, phase: 'Provisioning' };
+    wish(world, 'ClusterAPI');
+    world.converge();
+    expect(world.mapi?.status?.authoritativeAPI).to.equal('MachineAPI');
+    const waiting = migration(world.mapi);
+    expect(waiting?.reason).to.equal(MigrationReason.MachinesNotMirrored);
+    expect(waiting?.message).to.contain(
+      'm2 (it is Provisioning, and its authority can move only once its instance exists (Provisioned or Running))',
+    );
+    expect(machinesOn(fleet).map(([, spec]) => spec)).to.deep.equal(Array(3).fill('MachineAPI'));
+    m2.status = { ...m2.status, phase: 'Running' };
+    world.othersAct();
+    world.converge();
+    expectAllOn(world, fleet, 'ClusterAPI');
+  });
+
   it('the gate names a Machine behind its generation, at most five Machines, and ignores Machines being deleted', () => {
     const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'gone'];
     const { world, fleet } = fleetWorld(names);
