@@ -203,6 +203,28 @@ function capiMachineSet(name: string, namespace: string, extra: object = {}) {
   };
 }
 
+/** A CAPI Machine of the cluster, on an AWSMachine of its name; paused unless said otherwise. */
+function capiMachine(name: string, namespace: string, paused = true) {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: {
+      name,
+      namespace,
+      annotations: paused ? { 'cluster.x-k8s.io/paused': 'true' } : {},
+    },
+    spec: {
+      clusterName: 'demo-abc12',
+      bootstrap: { dataSecretName: 'worker-user-data' },
+      infrastructureRef: {
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'AWSMachine',
+        name,
+      },
+    },
+  };
+}
+
 /** A providerSpec machine-api-operator's webhooks admit (the installer-style worker's). */
 function awsProviderSpec() {
   return awsMachineSet('any', 'any').spec.template!.spec!.providerSpec!;
@@ -334,21 +356,9 @@ describe('admission policies', function () {
     });
     const from = await auditLogEnd();
     const name = uniqueName('taken');
-    const capiMachine = {
-      apiVersion: 'cluster.x-k8s.io/v1beta2',
-      kind: 'Machine',
-      metadata: { name, namespace: capiNamespace },
-      spec: {
-        clusterName: 'demo-abc12',
-        bootstrap: { dataSecretName: 'worker-user-data' },
-        infrastructureRef: {
-          apiGroup: 'infrastructure.cluster.x-k8s.io',
-          kind: 'AWSMachine',
-          name,
-        },
-      },
-    };
-    expect(await createAs(adminConfig(), capiMachine)).to.equal(undefined);
+    expect(await createAs(adminConfig(), capiMachine(name, capiNamespace, false))).to.equal(
+      undefined,
+    );
     // a MAPI Machine over it: the controller may create Machines (its Role), so the policy decides
     const over = {
       apiVersion: 'machine.openshift.io/v1beta1',
@@ -451,24 +461,7 @@ describe('admission policies', function () {
     // its CAPI Machine has not provisioned its infrastructure yet
     await api.create(
       { ...CAPI_MACHINES, namespace: capiNamespace },
-      {
-        apiVersion: 'cluster.x-k8s.io/v1beta2',
-        kind: 'Machine',
-        metadata: {
-          name,
-          namespace: capiNamespace,
-          annotations: { 'cluster.x-k8s.io/paused': 'true' },
-        },
-        spec: {
-          clusterName: 'demo-abc12',
-          bootstrap: { dataSecretName: 'worker-user-data' },
-          infrastructureRef: {
-            apiGroup: 'infrastructure.cluster.x-k8s.io',
-            kind: 'AWSMachine',
-            name,
-          },
-        },
-      },
+      capiMachine(name, capiNamespace),
     );
     // admitted until the API server has listed the new CAPI Machine as the policy's parameter
     const unprovisioned = await eventually(async () => {
@@ -625,20 +618,7 @@ describe('admission policies', function () {
       },
     );
     await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, machineName, 'MachineAPI');
-    const machine = {
-      apiVersion: 'cluster.x-k8s.io/v1beta2',
-      kind: 'Machine',
-      metadata: { name: machineName, namespace: capiNamespace },
-      spec: {
-        clusterName: 'demo-abc12',
-        bootstrap: { dataSecretName: 'worker-user-data' },
-        infrastructureRef: {
-          apiGroup: 'infrastructure.cluster.x-k8s.io',
-          kind: 'AWSMachine',
-          name: machineName,
-        },
-      },
-    };
+    const machine = capiMachine(machineName, capiNamespace, false);
     expect(await refusedOnceInEffect(() => createAs(person, machine, true))).to.contain(
       'mapi-capi-sync-cluster-api-machine-create-over-machine-api',
     );
@@ -707,24 +687,6 @@ describe('admission policies', function () {
     const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
     const person = adminConfig();
     const name = uniqueName('machine');
-    const capiMachine = (machineName: string) => ({
-      apiVersion: 'cluster.x-k8s.io/v1beta2',
-      kind: 'Machine',
-      metadata: {
-        name: machineName,
-        namespace: capiNamespace,
-        annotations: { 'cluster.x-k8s.io/paused': 'true' },
-      },
-      spec: {
-        clusterName: 'demo-abc12',
-        bootstrap: { dataSecretName: 'worker-user-data' },
-        infrastructureRef: {
-          apiGroup: 'infrastructure.cluster.x-k8s.io',
-          kind: 'AWSMachine',
-          name: machineName,
-        },
-      },
-    });
     const mapiMachine = (machineName: string, authoritativeAPI: string) => ({
       apiVersion: 'machine.openshift.io/v1beta1',
       kind: 'Machine',
@@ -733,7 +695,7 @@ describe('admission policies', function () {
     });
     expect(await createAs(person, mapiMachine(name, 'MachineAPI'))).to.equal(undefined);
     await waitStatusAuthority(MAPI_MACHINES, mapiNamespace, name, 'MachineAPI');
-    expect(await createAs(person, capiMachine(name))).to.equal(undefined);
+    expect(await createAs(person, capiMachine(name, capiNamespace))).to.equal(undefined);
     const mirror = {
       apiVersion: 'cluster.x-k8s.io/v1beta2',
       kind: 'Machine',
@@ -754,7 +716,7 @@ describe('admission policies', function () {
     ).to.equal(undefined);
 
     const taken = uniqueName('taken');
-    expect(await createAs(person, capiMachine(taken))).to.equal(undefined);
+    expect(await createAs(person, capiMachine(taken, capiNamespace))).to.equal(undefined);
     const over = await refusedOnceInEffect(() =>
       createAs(person, mapiMachine(taken, 'MachineAPI'), true),
     );
@@ -943,16 +905,20 @@ describe('admission policies under `oc apply` and `oc edit`', function () {
       },
       { timeoutMs: 60_000 },
     );
-    const patched = await refusedOnceInEffect(() =>
-      mergePatchAs(
-        adminConfig(),
-        { apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', ...where },
-        { spec: { replicas: 2 } },
-        true,
-      ),
-    );
+    // The same change as a merge patch. OpenShift's policy for it takes effect once the API
+    // server has listed its parameter (the CAPI MachineSet), ours at once: read it again beside
+    // each apply, so that both were answered by the same policies.
+    const patchRefusal = () =>
+      refusedOnceInEffect(() =>
+        mergePatchAs(
+          adminConfig(),
+          { apiVersion: 'machine.openshift.io/v1beta1', kind: 'MachineSet', ...where },
+          { spec: { replicas: 2 } },
+          true,
+        ),
+      );
     // ours, or OpenShift's, whichever the API server evaluates first
-    expect(patched).to.match(
+    expect(await patchRefusal()).to.match(
       /ValidatingAdmissionPolicy '(mapi-capi-sync-machine-api-mirror|machine-api-machine-set-vap)/,
     );
     const serverSide = ['--server-side', '--field-manager=gitops', '--force-conflicts'];
@@ -979,9 +945,11 @@ describe('admission policies under `oc apply` and `oc edit`', function () {
         manifest('ClusterAPI', 2),
       );
       expect(refused.code, refused.out).to.not.equal(0);
-      // the first policy that refuses the patch (OpenShift's or ours) refuses the apply, in the
-      // same words (kubectl words the object's part of the message its own way)
-      expect(refused.out).to.contain(patched.slice(patched.indexOf("ValidatingAdmissionPolicy '")));
+      // the policy that refuses the patch (OpenShift's or ours) refuses the apply, in the same
+      // words (kubectl words the object's part of the message its own way)
+      const patched = await patchRefusal();
+      const policyPart = patched.slice(patched.indexOf("ValidatingAdmissionPolicy '"));
+      expect(refused.out, `${refused.out}\n--- the patch: ${patched}`).to.contain(policyPart);
     }
 
     // `oc edit` of the way out: the first authoritativeAPI in the YAML is the spec's
