@@ -40,10 +40,13 @@ export async function runFloorPass(options: FloorOptions): Promise<number> {
   const { kubeConfig, mapiNamespace, capiNamespace } = options;
   // Its own field manager: its writes never look like the controller's.
   const api = objectsFor(kubeConfig, { userAgent: 'write-floor' });
-  const infrastructure = await api.get<Infrastructure>({
-    ...INFRASTRUCTURE,
-    name: INFRASTRUCTURE_NAME,
-  });
+  // listed, not read by name: it runs as the controller's identity, whose ClusterRole grants that
+  const [infrastructure] = (
+    await api.list<Infrastructure>(INFRASTRUCTURE, {
+      fieldSelector: `metadata.name=${INFRASTRUCTURE_NAME}`,
+    })
+  ).items;
+  if (!infrastructure) throw new Error(`no Infrastructure ${INFRASTRUCTURE_NAME}`);
   const mirrors = new Map(
     (await listAll<CapiMachineSet>(api, CAPI, capiNamespace)).map((m) => [m.metadata.name, m]),
   );
