@@ -4,36 +4,33 @@
 // as written, once per control plane; the Roles and RoleBindings of openshift-machine-api and
 // openshift-cluster-api in whichever namespaces a controller runs on (tests use their own), their
 // subjects unchanged. Nothing more: a permission the manifests lack fails here as in a cluster.
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadAll } from 'js-yaml';
 import type { KubeObject } from '../src/api/types.js';
 import { NAMESPACE, SUBJECT_ACCESS_REVIEW } from '../src/kube/builtin-resources.js';
 import type { ObjectClient } from '../src/kube/objects.js';
+import {
+  bindsTo,
+  CAPI_NAMESPACE,
+  CONTROLLER_USER,
+  loadManifests,
+  MAPI_NAMESPACE,
+  SERVICE_ACCOUNT,
+  type ManifestObject,
+} from '../test/support/manifests.js';
 
-const MANIFESTS_DIR = resolve(import.meta.dirname, '..', 'manifests');
+export { CONTROLLER_USER };
 
 /** The namespace of each side in manifests/. */
-export const MANIFEST_NAMESPACES = {
-  mapi: 'openshift-machine-api',
-  capi: 'openshift-cluster-api',
-} as const;
+const MANIFEST_NAMESPACES = { mapi: MAPI_NAMESPACE, capi: CAPI_NAMESPACE } as const;
 export type Side = keyof typeof MANIFEST_NAMESPACES;
 
-/** The controller's ServiceAccount, as manifests/service-account.yaml names it. */
-export const CONTROLLER_SERVICE_ACCOUNT = {
-  namespace: MANIFEST_NAMESPACES.capi,
-  name: 'mapi-capi-sync',
-} as const;
-export const CONTROLLER_USER = `system:serviceaccount:${CONTROLLER_SERVICE_ACCOUNT.namespace}:${CONTROLLER_SERVICE_ACCOUNT.name}`;
 /** The groups the API server gives a ServiceAccount's token (system:authenticated is added). */
 export const CONTROLLER_GROUPS = [
   'system:serviceaccounts',
-  `system:serviceaccounts:${CONTROLLER_SERVICE_ACCOUNT.namespace}`,
+  `system:serviceaccounts:${CAPI_NAMESPACE}`,
 ];
 
-interface RbacObject extends KubeObject {
+interface RbacObject extends ManifestObject {
   roleRef?: { kind: string; name: string };
   subjects?: { kind: string; name: string; namespace?: string }[];
 }
@@ -41,25 +38,9 @@ interface RbacObject extends KubeObject {
 const RBAC_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
 
 /** The roles bound to the controller's ServiceAccount in manifests/, and those bindings. */
-export async function controllerRbac(): Promise<RbacObject[]> {
-  const kustomization = loadAll(
-    await readFile(join(MANIFESTS_DIR, 'kustomization.yaml'), 'utf8'),
-  )[0] as { resources: string[] };
-  const objects: RbacObject[] = [];
-  for (const file of kustomization.resources) {
-    for (const doc of loadAll(await readFile(join(MANIFESTS_DIR, file), 'utf8'))) {
-      const object = doc as RbacObject | null;
-      if (object && RBAC_KINDS.has(object.kind)) objects.push(object);
-    }
-  }
-  const bindings = objects.filter((o) =>
-    o.subjects?.some(
-      (s) =>
-        s.kind === 'ServiceAccount' &&
-        s.name === CONTROLLER_SERVICE_ACCOUNT.name &&
-        s.namespace === CONTROLLER_SERVICE_ACCOUNT.namespace,
-    ),
-  );
+async function controllerRbac(): Promise<RbacObject[]> {
+  const objects = (await loadManifests()).filter((o): o is RbacObject => RBAC_KINDS.has(o.kind));
+  const bindings = objects.filter((o) => bindsTo(o.subjects, CAPI_NAMESPACE, SERVICE_ACCOUNT));
   const bound = (role: RbacObject) =>
     bindings.some(
       (b) =>
@@ -92,7 +73,16 @@ export async function grantControllerRbac(
   for (const object of objects) await createOrReplace(client, object);
   const rule = (objects.find((o) => o.kind === 'Role') as { rules?: Rule[] } | undefined)
     ?.rules?.[0];
-  if (rule) await waitUntilGranted(client, namespace, rule);
+  if (rule) {
+    await waitUntilAuthorized(client, [
+      {
+        namespace,
+        group: rule.apiGroups?.[0] ?? '',
+        resource: rule.resources?.[0] ?? '',
+        verb: rule.verbs?.[0] ?? '',
+      },
+    ]);
+  }
 }
 
 /**
@@ -137,25 +127,52 @@ async function createOrReplace(client: ObjectClient, object: RbacObject): Promis
   }
 }
 
-/** RBAC's authorizer sees a new binding a moment after it is stored. */
-async function waitUntilGranted(client: ObjectClient, namespace: string, rule: Rule) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const review = await client.create<{ status?: { allowed?: boolean } }>(SUBJECT_ACCESS_REVIEW, {
-      apiVersion: 'authorization.k8s.io/v1',
-      kind: 'SubjectAccessReview',
-      spec: {
-        user: CONTROLLER_USER,
-        groups: [...CONTROLLER_GROUPS, 'system:authenticated'],
-        resourceAttributes: {
-          namespace,
-          group: rule.apiGroups?.[0] ?? '',
-          resource: rule.resources?.[0] ?? '',
-          verb: rule.verbs?.[0] ?? '',
-        },
-      },
-    });
-    if (review.status?.allowed) return;
+/** How long a new binding may take to reach the authorizer on a busy machine. */
+const AUTHORIZER_WAIT_MS = 30_000;
+
+/** What a SubjectAccessReview asks: may this identity do this verb on this resource here? */
+export interface AccessCheck {
+  namespace?: string;
+  group: string;
+  resource: string;
+  verb: string;
+}
+
+/**
+ * Resolves once the API server's RBAC authorizer allows every check to the identity (it sees a
+ * new binding a moment after it is stored); the identity is the controller's unless given.
+ */
+export async function waitUntilAuthorized(
+  client: ObjectClient,
+  checks: AccessCheck[],
+  identity: { user: string; groups: string[] } = {
+    user: CONTROLLER_USER,
+    groups: CONTROLLER_GROUPS,
+  },
+): Promise<void> {
+  const deadline = Date.now() + AUTHORIZER_WAIT_MS;
+  while (Date.now() < deadline) {
+    const allowed = await Promise.all(
+      checks.map(async ({ namespace, group, resource, verb }) => {
+        const review = await client.create<{ status?: { allowed?: boolean } }>(
+          SUBJECT_ACCESS_REVIEW,
+          {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: identity.user,
+              groups: [...identity.groups, 'system:authenticated'],
+              resourceAttributes: { ...(namespace ? { namespace } : {}), group, resource, verb },
+            },
+          },
+        );
+        return review.status?.allowed === true;
+      }),
+    );
+    if (allowed.every(Boolean)) return;
     await sleep(50);
   }
-  throw new Error(`the controller's Role in ${namespace} was not in effect after 5 s`);
+  throw new Error(
+    `${identity.user} was not allowed ${checks.map((c) => `${c.verb} ${c.resource}`).join(', ')} after ${AUTHORIZER_WAIT_MS / 1000} s`,
+  );
 }

@@ -25,7 +25,6 @@ import {
   ROLE_BINDING,
   SELF_SUBJECT_REVIEW,
 } from '../../src/kube/builtin-resources.js';
-import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 
 const MAPI = { group: 'machine.openshift.io', version: 'v1beta1', plural: 'machinesets' };
 const CAPI = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'machinesets' };
@@ -313,30 +312,25 @@ describe('the test environment', () => {
   it('runs every controller of ours as its ServiceAccount with the RBAC of manifests/, never in system:masters', async () => {
     const mapiNamespace = await testNamespace('mapi');
     const other = await testNamespace('env');
-    // the identity of startTestController's controllers and of startProgram's processes
-    const configs = [
-      controllerConfig(),
-      loadKubeConfig({ path: controlPlane().identityKubeconfigPaths['mapi-capi-sync'], env: {} }),
-    ];
-    for (const config of configs) {
-      const api = objectsFor(config);
-      const review = await api.create<{
-        status?: { userInfo?: { username?: string; groups?: string[] } };
-      }>(SELF_SUBJECT_REVIEW, {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'SelfSubjectReview',
-      });
-      expect(review.status?.userInfo?.username).to.equal(CONTROLLER_USER);
-      expect(review.status?.userInfo?.groups).to.have.members([
-        ...CONTROLLER_GROUPS,
-        'system:authenticated',
-      ]);
-      // the Machine API Role of manifests/ where a controller runs, nothing where none does
-      await api.list({ ...MAPI, namespace: mapiNamespace });
-      expect(
-        statusCode(await api.list({ ...MAPI, namespace: other }).catch((err: unknown) => err)),
-      ).to.equal(403);
-    }
+    // one kubeconfig: startTestController's controllers (controllerConfig) and startProgram's
+    // processes (KUBECONFIG) both read controlPlane().identityKubeconfigPaths['mapi-capi-sync']
+    const api = objectsFor(controllerConfig());
+    const review = await api.create<{
+      status?: { userInfo?: { username?: string; groups?: string[] } };
+    }>(SELF_SUBJECT_REVIEW, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    });
+    expect(review.status?.userInfo?.username).to.equal(CONTROLLER_USER);
+    expect(review.status?.userInfo?.groups).to.have.members([
+      ...CONTROLLER_GROUPS,
+      'system:authenticated',
+    ]);
+    // the Machine API Role of manifests/ where a controller runs, nothing where none does
+    await api.list({ ...MAPI, namespace: mapiNamespace });
+    expect(
+      statusCode(await api.list({ ...MAPI, namespace: other }).catch((err: unknown) => err)),
+    ).to.equal(403);
     // refused on purpose: not a defect for the root hook to report
     await acknowledgeControllerDenials();
   });

@@ -13,7 +13,6 @@ import type {
   MachineTemplate,
   MapiMachineSet,
 } from '../../src/api/types.js';
-import { SUBJECT_ACCESS_REVIEW } from '../../src/kube/builtin-resources.js';
 import { FINALIZER } from '../../src/model/markers.js';
 import {
   adminObjects,
@@ -47,6 +46,7 @@ import {
   type Permission,
 } from '../support/manifests.js';
 import { startProgram, type ProgramProcess } from '../support/program.js';
+import { waitUntilAuthorized } from '../../hack/controller-rbac.js';
 import { namespaceEvents } from '../support/events.js';
 
 /**
@@ -278,11 +278,19 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
       await client.create(await client.locate(object), object);
       if (!object.metadata.namespace) clusterScoped.push(object);
     }
-    await waitUntilAuthorized(identity.username, capiNamespace, [
-      { namespace: mapiNamespace, group: 'machine.openshift.io', resource: 'machinesets' },
-      { namespace: capiNamespace, group: 'cluster.x-k8s.io', resource: 'machinesets' },
-      { group: 'config.openshift.io', resource: 'infrastructures' },
-    ]);
+    const verb = 'list';
+    await waitUntilAuthorized(
+      adminObjects(),
+      [
+        { namespace: mapiNamespace, group: 'machine.openshift.io', resource: 'machinesets', verb },
+        { namespace: capiNamespace, group: 'cluster.x-k8s.io', resource: 'machinesets', verb },
+        { group: 'config.openshift.io', resource: 'infrastructures', verb },
+      ],
+      {
+        user: identity.username,
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${capiNamespace}`],
+      },
+    );
 
     // The program as the pod runs it: the Deployment's flags and POD_NAMESPACE, only pointed at
     // this test's namespaces, at free local ports (ProgramProcess's) and with faster timings.
@@ -547,38 +555,6 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
 function forbiddenLines(programs: ProgramProcess[]): string[] {
   const lines = programs.flatMap((p) => p.text.split('\n')).filter((l) => /forbidden/i.test(l));
   return [...new Set(lines.map((l) => l.replace(/"requeues":\d+,/, '').slice(0, 400)))];
-}
-
-/** Waits until the RBAC authorizer has seen the new bindings. */
-async function waitUntilAuthorized(
-  username: string,
-  namespace: string,
-  checks: { namespace?: string; group: string; resource: string }[],
-): Promise<void> {
-  const authz = adminObjects();
-  await eventually(async () => {
-    for (const check of checks) {
-      const review = await authz.create<{ status?: { allowed?: boolean } }>(SUBJECT_ACCESS_REVIEW, {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SubjectAccessReview',
-        spec: {
-          user: username,
-          groups: [
-            'system:serviceaccounts',
-            `system:serviceaccounts:${namespace}`,
-            'system:authenticated',
-          ],
-          resourceAttributes: {
-            verb: 'list',
-            group: check.group,
-            resource: check.resource,
-            ...(check.namespace ? { namespace: check.namespace } : {}),
-          },
-        },
-      });
-      expect(review.status?.allowed, `${username} may list ${check.resource}`).to.equal(true);
-    }
-  });
 }
 
 interface TemplateResource {

@@ -150,7 +150,12 @@ const isRoleBinding = (o: ManifestObject): o is ManifestObject & V1RoleBinding =
 const isClusterRoleBinding = (o: ManifestObject): o is ManifestObject & V1ClusterRoleBinding =>
   o.kind === 'ClusterRoleBinding';
 
-function bindsTo(subjects: RbacV1Subject[] | undefined, namespace: string, name: string): boolean {
+/** Whether the subjects name the ServiceAccount `namespace/name`. */
+export function bindsTo(
+  subjects: RbacV1Subject[] | undefined,
+  namespace: string,
+  name: string,
+): boolean {
   return (subjects ?? []).some(
     (s) => s.kind === 'ServiceAccount' && s.namespace === namespace && s.name === name,
   );

@@ -11,9 +11,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { IDENTITIES } from '../../hack/control-plane.js';
-import type { KubeObject } from '../../src/api/types.js';
 import { installForTheTest } from './admission.js';
-import { CAPI_NAMESPACE, MAPI_NAMESPACE, type ManifestObject } from './manifests.js';
+import { rewriteManifests, type ManifestObject } from './manifests.js';
 
 /** The directory of the policies: default/ and aws/ inside it. */
 export const OPENSHIFT_POLICIES_DIR = resolve(
@@ -34,7 +33,7 @@ const POLICY_SETS = ['default', 'aws'];
 const EXEMPTION = 'check-only-non-service-account-requests';
 const CAPI_CONTROLLERS = `"${IDENTITIES['cluster-api']}"`;
 
-interface Policy extends KubeObject {
+interface Policy extends ManifestObject {
   spec?: {
     policyName?: string;
     matchConditions?: { name: string; expression: string }[];
@@ -56,19 +55,6 @@ export async function openShiftPolicies(options: {
       `OpenShift's admission policies are not at ${OPENSHIFT_POLICIES_DIR}: set OPENSHIFT_ADMISSION_POLICIES to a directory with default/ and aws/ (cluster-capi-operator's admission-policies/)`,
     );
   }
-  const namespaces: Record<string, string> = {
-    [MAPI_NAMESPACE]: options.mapiNamespace,
-    [CAPI_NAMESPACE]: options.capiNamespace,
-  };
-  const rewrite = (value: unknown): unknown => {
-    if (typeof value === 'string') return namespaces[value] ?? value;
-    if (Array.isArray(value)) return value.map(rewrite);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewrite(v)]));
-    }
-    return value;
-  };
-  const suffix = options.capiNamespace;
   const objects: Policy[] = [];
   for (const set of POLICY_SETS) {
     const dir = join(OPENSHIFT_POLICIES_DIR, set);
@@ -77,33 +63,41 @@ export async function openShiftPolicies(options: {
     );
     for (const file of files.sort()) {
       for (const doc of loadAll(await readFile(join(dir, file), 'utf8'))) {
-        const object = rewrite(doc) as Policy | null;
+        const object = doc as Policy | null;
         if (!object?.kind?.startsWith('ValidatingAdmissionPolicy')) continue;
-        const name = `${object.metadata?.name?.trim()}-${suffix}`;
-        object.metadata = { ...object.metadata, name };
-        if (object.spec?.policyName) {
-          object.spec.policyName = `${object.spec.policyName.trim()}-${suffix}`;
-        }
-        for (const condition of object.spec?.matchConditions ?? []) {
-          if (options.exemptController && condition.name === EXEMPTION) {
-            if (!condition.expression.includes(CAPI_CONTROLLERS)) {
-              throw new Error(`${set}/${file}: ${EXEMPTION} no longer names ${CAPI_CONTROLLERS}`);
-            }
-            condition.expression = condition.expression.replace(
-              CAPI_CONTROLLERS,
-              `${CAPI_CONTROLLERS}, "${controllerUser}"`,
-            );
-          }
-        }
+        // some of their names end in a space, which the API server would refuse once suffixed
+        object.metadata.name = object.metadata.name.trim();
+        if (object.spec?.policyName) object.spec.policyName = object.spec.policyName.trim();
         objects.push(object);
       }
     }
   }
-  if (objects.length === 0) throw new Error(`no policies in ${OPENSHIFT_POLICIES_DIR}`);
+  // their namespaces replaced by the test's, one set of names per pair of namespaces
+  const rewritten = rewriteManifests(objects, {
+    mapiNamespace: options.mapiNamespace,
+    capiNamespace: options.capiNamespace,
+    suffix: options.capiNamespace,
+  }) as Policy[];
+  if (options.exemptController) {
+    for (const policy of rewritten) {
+      const condition = policy.spec?.matchConditions?.find((c) => c.name === EXEMPTION);
+      if (!condition) continue;
+      if (!condition.expression.includes(CAPI_CONTROLLERS)) {
+        throw new Error(
+          `${policy.metadata.name}: ${EXEMPTION} no longer names ${CAPI_CONTROLLERS}`,
+        );
+      }
+      condition.expression = condition.expression.replace(
+        CAPI_CONTROLLERS,
+        `${CAPI_CONTROLLERS}, "${controllerUser}"`,
+      );
+    }
+  }
+  if (rewritten.length === 0) throw new Error(`no policies in ${OPENSHIFT_POLICIES_DIR}`);
   // policies before their bindings
   return [
-    ...objects.filter((o) => o.kind === 'ValidatingAdmissionPolicy'),
-    ...objects.filter((o) => o.kind !== 'ValidatingAdmissionPolicy'),
+    ...rewritten.filter((o) => o.kind === 'ValidatingAdmissionPolicy'),
+    ...rewritten.filter((o) => o.kind !== 'ValidatingAdmissionPolicy'),
   ];
 }
 
@@ -115,6 +109,6 @@ export async function installOpenShiftPolicies(
   options: Parameters<typeof openShiftPolicies>[0],
 ): Promise<Policy[]> {
   const objects = await openShiftPolicies(options);
-  await installForTheTest(objects as ManifestObject[]);
+  await installForTheTest(objects);
   return objects;
 }
