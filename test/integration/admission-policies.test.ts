@@ -204,7 +204,7 @@ function capiMachineSet(name: string, namespace: string, extra: object = {}) {
 }
 
 /** A CAPI Machine of the cluster, on an AWSMachine of its name; paused unless said otherwise. */
-function capiMachine(name: string, namespace: string, paused = true) {
+function capiMachine(name: string, namespace: string, paused = true, extra: object = {}) {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Machine',
@@ -221,6 +221,7 @@ function capiMachine(name: string, namespace: string, paused = true) {
         kind: 'AWSMachine',
         name,
       },
+      ...extra,
     },
   };
 }
@@ -680,6 +681,52 @@ describe('admission policies', function () {
         true,
       ),
       'no MAPI MachineSet of that name (parameterNotFoundAction: Allow)',
+    ).to.equal(undefined);
+  });
+
+  it('a CAPI Machine with a MAPI twin keeps to what Machine API can express, as a MachineSet does', async () => {
+    const { mapiNamespace, capiNamespace } = await namespacesWithPolicies();
+    const person = adminConfig();
+    const paired = uniqueName('paired');
+    const mapiMachine = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'Machine',
+      metadata: { name: paired, namespace: mapiNamespace },
+      spec: { authoritativeAPI: 'MachineAPI', providerSpec: awsProviderSpec() },
+    };
+    expect(await createAs(person, mapiMachine)).to.equal(undefined);
+    // timeouts only: OpenShift's own policy refuses readinessGates on every CAPI Machine first
+    const timeouts = {
+      deletion: { nodeDrainTimeoutSeconds: 300, nodeVolumeDetachTimeoutSeconds: 60 },
+    };
+    const refused = await refusedOnceInEffect(() =>
+      createAs(person, capiMachine(paired, capiNamespace, true, timeouts), true),
+    );
+    expect(refused).to.contain('mapi-capi-sync-cluster-api-machine-expressible');
+    expect(refused).to.contain(
+      `Machine API cannot express spec.deletion.nodeDrainTimeoutSeconds, spec.deletion.nodeVolumeDetachTimeoutSeconds of Machine ${paired}`,
+    );
+    expect(refused).to.contain(`the Machine API Machine ${paired} in ${mapiNamespace}`);
+    const providerID = { providerID: 'aws:///us-east-1a/i-0123456789abcdef0' };
+    expect(
+      await createAs(person, capiMachine(paired, capiNamespace, true, providerID), true),
+      "a Machine's providerID is its own",
+    ).to.equal(undefined);
+    expect(
+      await createAs(
+        person,
+        capiMachine(uniqueName('unpaired'), capiNamespace, true, timeouts),
+        true,
+      ),
+      'no MAPI Machine of that name (parameterNotFoundAction: Allow)',
+    ).to.equal(undefined);
+    expect(
+      await createAs(
+        configOf('cluster-api'),
+        capiMachine(paired, capiNamespace, true, timeouts),
+        true,
+      ),
+      'Cluster API',
     ).to.equal(undefined);
   });
 

@@ -1,0 +1,33 @@
+// Rules of manifests/admission-policies.yaml that are written once for two kinds: a policy binds
+// one paramKind, so MachineSets and Machines each need their own, and this keeps them the same.
+import { expect } from 'chai';
+import { loadManifests, type ManifestObject } from '../../support/manifests.js';
+
+interface PolicySpec {
+  variables?: { name: string; expression: string }[];
+}
+
+async function policy(name: string): Promise<ManifestObject & { spec: PolicySpec }> {
+  const found = (await loadManifests()).find(
+    (o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name === name,
+  );
+  if (!found) throw new Error(`no ValidatingAdmissionPolicy ${name} in manifests/`);
+  return found as ManifestObject & { spec: PolicySpec };
+}
+
+function variable(object: { spec: PolicySpec }, name: string): string {
+  const found = object.spec.variables?.find((v) => v.name === name);
+  if (!found) throw new Error(`no variable ${name}`);
+  return found.expression;
+}
+
+describe('admission policies written once for MachineSets and Machines', () => {
+  it('refuse the same fields Machine API cannot express on a CAPI MachineSet and a CAPI Machine', async () => {
+    const machineSets = await policy('mapi-capi-sync-cluster-api-machine-set-expressible');
+    const machines = await policy('mapi-capi-sync-cluster-api-machine-expressible');
+    expect(variable(machines, 'refused')).to.equal(variable(machineSets, 'refused'));
+    expect(machineSets.spec).to.not.deep.equal(machines.spec);
+    expect(variable(machineSets, 'new')).to.equal('object.spec.template.spec');
+    expect(variable(machines, 'new')).to.equal('object.spec');
+  });
+});
