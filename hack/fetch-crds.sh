@@ -14,6 +14,7 @@ CAPG=sigs.k8s.io/cluster-api-provider-gcp@v1.12.0
 CAPZ=sigs.k8s.io/cluster-api-provider-azure@v1.26.0
 CAPIBM=sigs.k8s.io/cluster-api-provider-ibmcloud@v0.13.1
 PROMETHEUS_OPERATOR=github.com/prometheus-operator/prometheus-operator@v0.85.0
+CLUSTER_AUTOSCALER_OPERATOR=github.com/openshift/cluster-autoscaler-operator@v0.0.1-0.20260608074635-5c8643284941
 
 # The CAPI contract label each provider's config/crd kustomization adds to its CRDs (Cluster API
 # reads it to find the version of a referenced infrastructure object); the bases lack it.
@@ -49,6 +50,7 @@ $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetempla
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachines.yaml $CAPIBM_CONTRACT
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
+$CLUSTER_AUTOSCALER_OPERATOR install/02_machineautoscaler.crd.yaml
 "
 
 # --modules: only list the modules, so that a caller can download them ahead (hack/build-all.sh).

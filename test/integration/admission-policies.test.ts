@@ -10,7 +10,12 @@ import { expect } from 'chai';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
 import { VALIDATING_ADMISSION_POLICY } from '../../src/kube/builtin-resources.js';
-import { installAdmissionPolicies, installForTheTest } from '../support/admission.js';
+import {
+  admissionPolicies,
+  installAdmissionPolicies,
+  installForTheTest,
+} from '../support/admission.js';
+import type { ManifestObject } from '../support/manifests.js';
 import {
   acknowledgeControllerDenials,
   auditLogEnd,
@@ -574,6 +579,158 @@ describe('admission policies', function () {
     const alone = uniqueName('alone');
     expect(await createAs(person, capiMachineSet(alone, capiNamespace))).to.equal(undefined);
     expect(await scaleAs(person, CAPI, capiNamespace, alone)).to.equal(undefined);
+  });
+
+  it('no authority change while a MachineAutoscaler targets the MachineSet; a stray one holds nothing', async () => {
+    const { mapiNamespace } = await namespacesWithPolicies();
+    const person = adminConfig();
+    const api = adminObjects();
+    const autoscaled = uniqueName('autoscaled');
+    const other = uniqueName('other');
+    for (const name of [autoscaled, other]) {
+      await api.create(
+        { ...MAPI, namespace: mapiNamespace },
+        awsMachineSet(name, mapiNamespace, { replicas: 0 }),
+      );
+      await waitStatusAuthority(MAPI, mapiNamespace, name, 'MachineAPI');
+    }
+    const MAPI_MACHINE_SET_KIND = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'MachineSet',
+    };
+    const MACHINE_AUTOSCALER = {
+      group: 'autoscaling.openshift.io',
+      version: 'v1beta1',
+      plural: 'machineautoscalers',
+    };
+    const migrate = (name: string) =>
+      mergePatchAs(
+        person,
+        { ...MAPI_MACHINE_SET_KIND, namespace: mapiNamespace, name },
+        { spec: { authoritativeAPI: 'ClusterAPI' } },
+        true,
+      );
+    // no MachineAutoscaler at all: nothing to guard (parameterNotFoundAction: Allow)
+    expect(await migrate(autoscaled)).to.equal(undefined);
+
+    const machineAutoscaler = (name: string, apiVersion: string, target: string) => ({
+      apiVersion: 'autoscaling.openshift.io/v1beta1',
+      kind: 'MachineAutoscaler',
+      metadata: { name, namespace: mapiNamespace },
+      spec: {
+        minReplicas: 1,
+        maxReplicas: 4,
+        scaleTargetRef: { apiVersion, kind: 'MachineSet', name: target },
+      },
+    });
+    const stray = machineAutoscaler(
+      uniqueName('stray'),
+      'machine.openshift.io/v1beta1',
+      'no-such-machineset',
+    );
+    expect(await createAs(person, stray)).to.equal(undefined);
+    const scaler = machineAutoscaler(
+      uniqueName('scaler'),
+      'machine.openshift.io/v1beta1',
+      autoscaled,
+    );
+    expect(await createAs(person, scaler)).to.equal(undefined);
+    const refused = await refusedOnceInEffect(() => migrate(autoscaled));
+    expect(refused).to.contain(
+      "ValidatingAdmissionPolicy 'mapi-capi-sync-autoscaled-authority-change",
+    );
+    expect(refused).to.contain(
+      `MachineAutoscaler ${scaler.metadata.name} in ${mapiNamespace} scales MachineSet ${autoscaled}`,
+    );
+    expect(refused).to.contain(
+      `oc delete machineautoscaler -n ${mapiNamespace} ${scaler.metadata.name}`,
+    );
+    expect(await migrate(other), 'a stray MachineAutoscaler holds no other MachineSet').to.equal(
+      undefined,
+    );
+    expect(
+      await mergePatchAs(
+        person,
+        { ...MAPI_MACHINE_SET_KIND, namespace: mapiNamespace, name: autoscaled },
+        { metadata: { labels: { team: 'a' } } },
+        true,
+      ),
+      'an edit that keeps the authority',
+    ).to.equal(undefined);
+
+    // one naming the Cluster API MachineSet of the same name holds it too
+    await api.delete({
+      ...MACHINE_AUTOSCALER,
+      namespace: mapiNamespace,
+      name: scaler.metadata.name,
+    });
+    const capiScaler = machineAutoscaler(
+      uniqueName('capi-scaler'),
+      'cluster.x-k8s.io/v1beta1',
+      autoscaled,
+    );
+    expect(await createAs(person, capiScaler)).to.equal(undefined);
+    expect(await refusedOnceInEffect(() => migrate(autoscaled))).to.contain(
+      `MachineAutoscaler ${capiScaler.metadata.name} in ${mapiNamespace} scales MachineSet ${autoscaled} (spec.scaleTargetRef: cluster.x-k8s.io/v1beta1 MachineSet)`,
+    );
+    await api.delete({
+      ...MACHINE_AUTOSCALER,
+      namespace: mapiNamespace,
+      name: capiScaler.metadata.name,
+    });
+    await eventually(async () =>
+      expect(await migrate(autoscaled), 'once it is deleted').to.equal(undefined),
+    );
+  });
+
+  it('a cluster without the MachineAutoscaler CRD: the autoscaler policy holds nothing', async () => {
+    const mapiNamespace = await testNamespace('mapi');
+    // ours as shipped, its param a kind this API server does not serve, as without
+    // cluster-autoscaler-operator's CRD
+    const shipped = (
+      await admissionPolicies({ mapiNamespace, capiNamespace: mapiNamespace })
+    ).filter((o) => o.metadata.name.startsWith('mapi-capi-sync-autoscaled-authority-change'));
+    const [policy, binding] = shipped as [
+      ManifestObject & { spec: { paramKind: object; failurePolicy: string } },
+      ManifestObject & { spec: { policyName: string } },
+    ];
+    expect([policy.kind, binding.kind]).to.deep.equal([
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
+    const asShipped = policy.spec.failurePolicy;
+    policy.metadata.name = binding.spec.policyName = binding.metadata.name = uniqueName('no-crd');
+    policy.spec.paramKind = { apiVersion: 'autoscaling.openshift.io/v1beta1', kind: 'Absent' };
+    const name = uniqueName('ms');
+    await adminObjects().create(
+      { ...MAPI, namespace: mapiNamespace },
+      awsMachineSet(name, mapiNamespace, { replicas: 0 }),
+    );
+    const at = {
+      apiVersion: 'machine.openshift.io/v1beta1',
+      kind: 'MachineSet',
+      namespace: mapiNamespace,
+      name,
+    };
+    const label = { metadata: { labels: { team: 'a' } } };
+    // with failurePolicy Fail, every edit of every MachineSet would be refused (this also shows
+    // the binding in effect) ...
+    policy.spec.failurePolicy = 'Fail';
+    await installForTheTest([policy, binding]);
+    await eventually(async () =>
+      expect(await mergePatchAs(adminConfig(), at, label, true)).to.contain(
+        'failed to find resource referenced by paramKind',
+      ),
+    );
+    // ... as shipped, nothing is
+    const api = adminObjects();
+    const vap = { ...VALIDATING_ADMISSION_POLICY, name: policy.metadata.name };
+    await api.patch(vap, { type: 'merge', body: { spec: { failurePolicy: asShipped } } });
+    await eventually(async () =>
+      expect(await mergePatchAs(adminConfig(), at, label, true)).to.equal(undefined),
+    );
+    const authority = { spec: { authoritativeAPI: 'ClusterAPI' } };
+    expect(await mergePatchAs(adminConfig(), at, authority, true)).to.equal(undefined);
   });
 
   it('no unpaused Cluster API MachineSet or Machine over an authoritative Machine API one', async () => {
