@@ -112,6 +112,15 @@ export interface ContractVersionedObjectReference {
   name: string;
 }
 
+/** cluster-autoscaler-operator's MachineAutoscaler: what it scales, between which bounds. */
+export interface MachineAutoscaler extends KubeObject {
+  spec?: {
+    minReplicas?: number;
+    maxReplicas?: number;
+    scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
+  };
+}
+
 export interface CapiMachineSet extends KubeObject {
   spec: {
     clusterName: string;

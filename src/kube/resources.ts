@@ -17,6 +17,15 @@ export const MAPI_MACHINE_SET: Resource = {
   namespaced: true,
 };
 
+/** cluster-autoscaler-operator's; read by `check` and `migrate`, absent from some clusters. */
+export const MACHINE_AUTOSCALER: Resource = {
+  group: 'autoscaling.openshift.io',
+  version: 'v1beta1',
+  plural: 'machineautoscalers',
+  kind: 'MachineAutoscaler',
+  namespaced: true,
+};
+
 export const CAPI_MACHINE_SET: Resource = {
   group: 'cluster.x-k8s.io',
   version: 'v1beta2',

@@ -35,6 +35,7 @@ import {
   unadmitted,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { MACHINE_AUTOSCALER } from '../../src/kube/resources.js';
 import { FROM_SOURCE } from '../support/program.js';
 
 const AMI_PATH = 'spec.template.spec.providerSpec.value.ami.arn';
@@ -201,7 +202,52 @@ describe('mapi-capi-sync check', function () {
     expect(await snapshot(namespaces)).to.deep.equal(before);
   });
 
-  it('needs only to list MachineSets and get the Infrastructure', async () => {
+  it('names the MachineAutoscaler that holds a MachineSet, and one that names no MachineSet', async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+    const namespace = await testNamespace('check');
+    await createMachineSet(namespace, awsMachineSet('scaled', namespace, { replicas: 0 }));
+    await createMachineSet(namespace, awsMachineSet('alone', namespace, { replicas: 0 }));
+    const api = adminObjects();
+    const autoscaler = (name: string, target: string) => ({
+      apiVersion: 'autoscaling.openshift.io/v1beta1',
+      kind: 'MachineAutoscaler',
+      metadata: { name, namespace },
+      spec: {
+        minReplicas: 0,
+        maxReplicas: 3,
+        scaleTargetRef: {
+          apiVersion: 'machine.openshift.io/v1beta1',
+          kind: 'MachineSet',
+          name: target,
+        },
+      },
+    });
+    for (const [name, target] of [
+      ['scaler', 'scaled'],
+      ['stray', 'gone'],
+    ] as const) {
+      await api.create({ ...MACHINE_AUTOSCALER, namespace }, autoscaler(name, target));
+    }
+    const run = await check([
+      '--kubeconfig',
+      controlPlane().kubeconfigPath,
+      '--mapi-namespace',
+      namespace,
+      '-o',
+      'json',
+    ]);
+    expect(run.stderr).to.equal('');
+    const document = JSON.parse(run.stdout) as CheckDocument;
+    const blocking = (name: string) =>
+      document.machineSets.find((m) => m.name === name)!.blocking.map((p) => p.path);
+    expect(blocking('scaled')).to.include('MachineAutoscaler scaler spec.scaleTargetRef');
+    expect(blocking('alone')).to.not.include('MachineAutoscaler scaler spec.scaleTargetRef');
+    expect(document.notes).to.deep.equal([
+      'MachineAutoscaler stray names MachineSet gone (machine.openshift.io/v1beta1), which is not among the Machine API MachineSets read: it scales nothing and holds no migration; correct spec.scaleTargetRef or delete it.',
+    ]);
+  });
+
+  it('needs only to list MachineSets and get the Infrastructure (and MachineAutoscalers, if it may)', async () => {
     await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     const namespace = await testNamespace('check');
     await createMachineSet(namespace, awsMachineSet('good', namespace, { replicas: 0 }));
@@ -271,6 +317,11 @@ describe('mapi-capi-sync check', function () {
       ]);
       // Never synchronized (no controller here): the gate holds it, and check says so.
       expect(result.code).to.equal(1);
+      // MachineAutoscalers it may not list: said, not fatal
+      expect(document.notes).to.have.length(1);
+      expect(document.notes[0]).to.match(
+        /^MachineAutoscalers not checked: cannot list machineautoscalers\.autoscaling\.openshift\.io in check-[0-9a-f]+: .*forbidden/,
+      );
 
       // Without the right to list, a clear one-line refusal and exit code 2.
       await rbac.delete({ ...ROLE_BINDING, namespace, name: 'checker' });

@@ -1,7 +1,7 @@
 // Reading the cluster for `check`: the MAPI MachineSets of one namespace and the Infrastructure.
 // Reads only; every request is bounded in time.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Infrastructure, MapiMachineSet } from '../../api/types.js';
+import type { Infrastructure, MachineAutoscaler, MapiMachineSet } from '../../api/types.js';
 import { clusterAccess } from '../../kube/cluster-access.js';
 import { describeError, isNotFound, statusCode } from '../../kube/errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, KubeClient } from '../../kube/http-client.js';
@@ -13,8 +13,10 @@ import {
 import {
   INFRASTRUCTURE,
   INFRASTRUCTURE_NAME,
+  MACHINE_AUTOSCALER,
   MAPI_MACHINE_SET,
   resourcePath,
+  type Resource,
 } from '../../kube/resources.js';
 import { CheckInputError } from './flags.js';
 
@@ -24,6 +26,8 @@ export interface ClusterRead {
   machineSets: MapiMachineSet[];
   /** Absent when the cluster has no Infrastructure `cluster`. */
   infrastructure?: Infrastructure;
+  /** The MachineAutoscalers of the namespace, or why they were not read. */
+  autoscalers: MachineAutoscaler[] | { notRead: string };
 }
 
 /**
@@ -64,27 +68,36 @@ export async function readCluster(
   }
   const server = client.server;
   try {
-    const [machineSets, infrastructure] = await Promise.all([
-      listMachineSets(client, namespace).catch((err: unknown) => {
+    const [machineSets, infrastructure, autoscalers] = await Promise.all([
+      listAll<MapiMachineSet>(client, MAPI_MACHINE_SET, namespace).catch((err: unknown) => {
         throw failure(err, `cannot list machinesets.machine.openshift.io in ${namespace}`, server);
       }),
       getInfrastructure(client).catch((err: unknown) => {
         throw failure(err, `cannot read infrastructures.config.openshift.io/cluster`, server);
       }),
+      // a check without them is still worth having: said, not fatal
+      listAll<MachineAutoscaler>(client, MACHINE_AUTOSCALER, namespace).catch((err: unknown) => {
+        const what = `cannot list machineautoscalers.autoscaling.openshift.io in ${namespace}`;
+        return {
+          notRead: isNotFound(err)
+            ? 'the cluster does not serve machineautoscalers.autoscaling.openshift.io'
+            : failure(err, what, server).message,
+        };
+      }),
     ]);
-    return { machineSets, ...(infrastructure ? { infrastructure } : {}) };
+    return { machineSets, ...(infrastructure ? { infrastructure } : {}), autoscalers };
   } finally {
     client.close();
   }
 }
 
-async function listMachineSets(client: KubeClient, namespace: string): Promise<MapiMachineSet[]> {
-  const items: MapiMachineSet[] = [];
-  const path = resourcePath({ ...MAPI_MACHINE_SET, namespace });
+async function listAll<T>(client: KubeClient, resource: Resource, namespace: string): Promise<T[]> {
+  const items: T[] = [];
+  const path = resourcePath({ ...resource, namespace });
   let continueToken: string | undefined;
   do {
     const page = await client.request<{
-      items?: MapiMachineSet[];
+      items?: T[];
       metadata?: { continue?: string };
     }>('GET', path, {
       query: { limit: String(PAGE_SIZE), ...(continueToken ? { continue: continueToken } : {}) },

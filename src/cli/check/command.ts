@@ -1,8 +1,9 @@
 // `mapi-capi-sync check`: flags, reading files or the cluster, printing the report, the exit code.
 import { readFile } from 'node:fs/promises';
 import type { MapiMachineSet } from '../../api/types.js';
+import { strayAutoscalers } from './autoscalers.js';
 import { describeError } from '../../kube/errors.js';
-import { loadKubeConfig, readCluster } from './cluster.js';
+import { loadKubeConfig, readCluster, type ClusterRead } from './cluster.js';
 import { CHECK_USAGE, CheckInputError, parseCheckFlags, type CheckFlags } from './flags.js';
 import { parseMachineSets } from './input.js';
 import { render } from './render.js';
@@ -17,6 +18,8 @@ export interface CheckIo {
 
 export const EXIT_BAD_INPUT = 2;
 
+type AutoscalersRead = ClusterRead['autoscalers'];
+
 /** Runs the command; resolves with its exit code (0 all can migrate, 1 some cannot, 2 bad input). */
 export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
   try {
@@ -25,11 +28,12 @@ export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
       await write(io.stdout, CHECK_USAGE);
       return 0;
     }
-    const { machineSets, facts } = await readInput(flags, io);
+    const { machineSets, facts, autoscalers: read } = await readInput(flags, io);
     const reports = machineSets.map((machineSet) => reportMachineSet(machineSet, facts));
+    const notes = autoscalerNotes(read, machineSets);
     await write(
       io.stdout,
-      render(reports, flags.output, flags.source.kind === 'files' ? 'files' : 'cluster'),
+      render(reports, flags.output, flags.source.kind === 'files' ? 'files' : 'cluster', notes),
     );
     return exitCodeOf(reports);
   } catch (err) {
@@ -43,7 +47,7 @@ export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
 async function readInput(
   flags: CheckFlags,
   io: CheckIo,
-): Promise<{ machineSets: MapiMachineSet[]; facts: CheckFacts }> {
+): Promise<{ machineSets: MapiMachineSet[]; facts: CheckFacts; autoscalers?: AutoscalersRead }> {
   const given = {
     capiNamespace: flags.capiNamespace,
     ...(flags.infrastructureName ? { infrastructureName: flags.infrastructureName } : {}),
@@ -58,7 +62,7 @@ async function readInput(
     return { machineSets, facts: { ...given, ...platform, fromCluster: false } };
   }
   const kubeConfig = loadKubeConfig(flags.source.kubeconfig, io.env);
-  const { machineSets, infrastructure } = await readCluster(
+  const { machineSets, infrastructure, autoscalers } = await readCluster(
     kubeConfig,
     flags.source.mapiNamespace,
     undefined,
@@ -66,11 +70,28 @@ async function readInput(
   );
   return {
     machineSets: machineSets.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)),
-    facts: clusterFacts(infrastructure, {
-      ...given,
-      ...(flags.platform ? { platform: flags.platform } : {}),
-    }),
+    facts: {
+      ...clusterFacts(infrastructure, {
+        ...given,
+        ...(flags.platform ? { platform: flags.platform } : {}),
+      }),
+      ...(Array.isArray(autoscalers) ? { autoscalers } : {}),
+    },
+    autoscalers,
   };
+}
+
+/** What the MachineAutoscalers read from a cluster add to the report. */
+function autoscalerNotes(
+  read: AutoscalersRead | undefined,
+  machineSets: readonly MapiMachineSet[],
+): string[] {
+  if (read === undefined) return [];
+  if (!Array.isArray(read)) return [`MachineAutoscalers not checked: ${read.notRead}.`];
+  return strayAutoscalers(
+    read,
+    machineSets.map((m) => m.metadata.name),
+  );
 }
 
 async function readInputFile(file: string): Promise<string> {

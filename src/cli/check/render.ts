@@ -8,6 +8,8 @@ export interface CheckDocument {
   readFrom: ReadFrom;
   summary: Summary;
   machineSets: MachineSetReport[];
+  /** What concerns no one MachineSet (a MachineAutoscaler that names none, what was not read). */
+  notes: string[];
 }
 
 /** Where the MachineSets were read: from files, their status may be stale and is not judged. */
@@ -17,12 +19,14 @@ export function render(
   reports: MachineSetReport[],
   format: OutputFormat,
   readFrom: ReadFrom,
+  notes: readonly string[] = [],
 ): string {
-  if (format === 'table') return renderTable(reports, readFrom);
+  if (format === 'table') return renderTable(reports, readFrom, notes);
   const document: CheckDocument = {
     readFrom,
     summary: summarize(reports),
     machineSets: reports,
+    notes: [...notes],
   };
   if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
   // No anchors (objects are plain copies anyway) and no folding: one message, one line.
@@ -35,7 +39,11 @@ const FILES_NOTE =
   'Read from files: the migration gate (Synchronized at the current generation) is checked only when reading a cluster.';
 
 /** One line per MachineSet, its blocking problems and warnings indented below, a summary. */
-export function renderTable(reports: MachineSetReport[], readFrom: ReadFrom): string {
+export function renderTable(
+  reports: MachineSetReport[],
+  readFrom: ReadFrom,
+  notes: readonly string[] = [],
+): string {
   const rows = reports.map((r) => [
     r.namespace && hasNameClash(reports, r.name) ? `${r.namespace}/${r.name}` : r.name,
     r.platform ?? '-',
@@ -60,6 +68,7 @@ export function renderTable(reports: MachineSetReport[], readFrom: ReadFrom): st
   if (reports.length > 0) out.push('');
   out.push(summaryLine(summarize(reports)));
   if (readFrom === 'files' && reports.length > 0) out.push(FILES_NOTE);
+  for (const note of notes) out.push(`note: ${note}`);
   return `${out.join('\n')}\n`;
 }
 

@@ -1,12 +1,18 @@
 // One MachineSet + what is known of its cluster → whether it can be mirrored and migrated, and
 // why not. Pure: the same conversions the controller runs, with nothing written anywhere.
-import type { Infrastructure, KubeObject, MapiMachineSet } from '../../api/types.js';
+import type {
+  Infrastructure,
+  KubeObject,
+  MachineAutoscaler,
+  MapiMachineSet,
+} from '../../api/types.js';
 import { convertMachineSet } from '../../conversion/machine-set/to-capi.js';
 import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
 import { describeValue } from '../../conversion/common/field-reader.js';
 import { shorten } from '../../conversion/common/quote.js';
 import { CONVERTERS } from '../../conversion/platforms.js';
 import type { FieldError, PlatformConverter } from '../../conversion/types.js';
+import { autoscalerProblems } from './autoscalers.js';
 import { gateProblems } from './gate.js';
 
 /** What stops a MachineSet: its mirror, the conversion back, or the migration gate. */
@@ -44,6 +50,8 @@ export interface CheckFacts {
   fromCluster: boolean;
   /** The platform converters (all of this version's by default). */
   converters?: readonly PlatformConverter[];
+  /** The MachineAutoscalers of the MachineSets' namespace, when read from a cluster. */
+  autoscalers?: readonly MachineAutoscaler[];
 }
 
 /**
@@ -77,7 +85,12 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
     ...(mapi.status?.authoritativeAPI ? { authoritativeAPI: mapi.status.authoritativeAPI } : {}),
   };
   const gate = (conversionFailed: boolean): Problem[] =>
-    facts.fromCluster ? gateProblems(mapi, !conversionFailed).map(at('migration')) : [];
+    facts.fromCluster
+      ? [
+          ...gateProblems(mapi, !conversionFailed).map(at('migration')),
+          ...autoscalerProblems(mapi.metadata.name, facts.autoscalers ?? []).map(at('migration')),
+        ]
+      : [];
   const converter = converterOf(mapi, facts, converters);
   const clusterName = infrastructureNameOf(mapi, facts);
   if (isFieldError(converter) || isFieldError(clusterName)) {

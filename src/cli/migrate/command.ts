@@ -2,13 +2,21 @@
 // wait until the wave has arrived. A thin loop: every decision is in plan.ts and state.ts, every
 // text in render.ts; everything is read again from the cluster, so a run can resume any other.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CapiMachine, CapiMachineSet, MapiMachine, MapiMachineSet } from '../../api/types.js';
+import type {
+  CapiMachine,
+  CapiMachineSet,
+  MachineAutoscaler,
+  MapiMachine,
+  MapiMachineSet,
+} from '../../api/types.js';
 import {
   CAPI_MACHINE,
   CAPI_MACHINE_SET,
+  MACHINE_AUTOSCALER,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
 } from '../../kube/resources.js';
+import { isNotFound } from '../../kube/errors.js';
 import { clusterFacts, reportMachineSet, type CheckFacts, type Problem } from '../check/report.js';
 import {
   clusterReader,
@@ -65,13 +73,30 @@ export interface MigrateIO extends PluginIO {
 const PATCH_ATTEMPTS = 3;
 
 async function readFleet(reader: ClusterReader, flags: MigrateFlags): Promise<Fleet> {
-  const [mapiMachineSets, capiMachineSets, mapiMachines, capiMachines] = await Promise.all([
-    reader.list<MapiMachineSet>(MAPI_MACHINE_SET, flags.namespace),
-    reader.list<CapiMachineSet>(CAPI_MACHINE_SET, flags.capiNamespace),
-    reader.list<MapiMachine>(MAPI_MACHINE, flags.namespace),
-    reader.list<CapiMachine>(CAPI_MACHINE, flags.capiNamespace),
-  ]);
-  return { mapiMachineSets, capiMachineSets, mapiMachines, capiMachines };
+  const [mapiMachineSets, capiMachineSets, mapiMachines, capiMachines, autoscalers] =
+    await Promise.all([
+      reader.list<MapiMachineSet>(MAPI_MACHINE_SET, flags.namespace),
+      reader.list<CapiMachineSet>(CAPI_MACHINE_SET, flags.capiNamespace),
+      reader.list<MapiMachine>(MAPI_MACHINE, flags.namespace),
+      reader.list<CapiMachine>(CAPI_MACHINE, flags.capiNamespace),
+      // a cluster without cluster-autoscaler-operator's CRD has none
+      reader.list<MachineAutoscaler>(MACHINE_AUTOSCALER, flags.namespace).catch((err: unknown) => {
+        if (isNotFound((err as { cause?: unknown }).cause)) return undefined;
+        throw err;
+      }),
+    ]);
+  return {
+    mapiMachineSets,
+    capiMachineSets,
+    mapiMachines,
+    capiMachines,
+    ...(autoscalers ? { autoscalers } : {}),
+  };
+}
+
+/** The checks' facts with the MachineAutoscalers as last read. */
+function withAutoscalers(facts: CheckFacts, fleet: Fleet): CheckFacts {
+  return fleet.autoscalers ? { ...facts, autoscalers: fleet.autoscalers } : facts;
 }
 
 type Stop = { result: 'failed'; name?: string; message: string } | { result: 'interrupted' };
@@ -123,7 +148,10 @@ class Run {
     const candidates = selected.map((name) => {
       const objects = objectsOf(fleet, name)!;
       const phase = phaseOf(objects, this.target);
-      const blocking = phase === 'pending' ? reportMachineSet(objects.mapi, facts).blocking : [];
+      const blocking =
+        phase === 'pending'
+          ? reportMachineSet(objects.mapi, withAutoscalers(facts, fleet)).blocking
+          : [];
       this.blocking.set(name, blocking);
       const progress = progressOf(objects, this.target);
       this.rows.set(name, { ...progress, outcome: phase === 'done' ? 'already' : 'not-started' });
@@ -270,7 +298,7 @@ class Run {
       if (phase === 'moving' || phase === 'done') return member;
       if (phase === 'pending') {
         // what the plan checked may have changed since (an earlier wave took a while)
-        const { blocking } = reportMachineSet(objects.mapi, facts);
+        const { blocking } = reportMachineSet(objects.mapi, withAutoscalers(facts, fleet));
         if (blocking.length > 0) {
           this.blocking.set(name, blocking);
           return {

@@ -4,6 +4,7 @@
 import type {
   CapiMachine,
   CapiMachineSet,
+  MachineAutoscaler,
   MapiCondition,
   MapiMachine,
   MapiMachineSet,
@@ -20,6 +21,8 @@ export interface Fleet {
   capiMachineSets: CapiMachineSet[];
   mapiMachines: MapiMachine[];
   capiMachines: CapiMachine[];
+  /** Absent when the cluster does not serve MachineAutoscalers. */
+  autoscalers?: MachineAutoscaler[];
 }
 
 /** The objects of one MachineSet. */

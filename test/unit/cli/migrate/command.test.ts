@@ -54,6 +54,12 @@ function simulatedCluster(
         reads++;
         step();
       }
+      if (resource.kind === 'MachineAutoscaler') {
+        // a cluster without the CRD answers 404, as the reader reports it
+        if (!fleet.autoscalers)
+          return Promise.reject(new Error('not served', { cause: { code: 404 } }));
+        return Promise.resolve(structuredClone(fleet.autoscalers) as unknown as T[]);
+      }
       const key =
         `${resource.group === 'machine.openshift.io' ? 'mapi' : 'capi'}${resource.kind}s` as const;
       const lists = {
@@ -164,6 +170,41 @@ describe('migrate command (against a simulated controller)', () => {
     ).to.equal(0);
     expect(cluster.patches).to.deep.equal(['a=ClusterAPI']);
     expect(skipping.captured.out).to.include('1 migrated, 0 already on ClusterAPI, 1 skipped');
+  });
+
+  it('a MachineSet a MachineAutoscaler scales is blocked, naming it and the way out', async () => {
+    const cluster = simulatedCluster([machineSet('a'), machineSet('b')]);
+    cluster.fleet.autoscalers = [
+      {
+        apiVersion: 'autoscaling.openshift.io/v1beta1',
+        kind: 'MachineAutoscaler',
+        metadata: { name: 'scales-b', namespace: 'openshift-machine-api' },
+        spec: {
+          minReplicas: 1,
+          maxReplicas: 3,
+          scaleTargetRef: {
+            apiVersion: 'machine.openshift.io/v1beta1',
+            kind: 'MachineSet',
+            name: 'b',
+          },
+        },
+      },
+    ];
+    const { io: streams, captured } = io(cluster);
+    expect(await runMigrate(['--all', '--to', 'ClusterAPI'], streams)).to.equal(1);
+    expect(cluster.patches).to.deep.equal([]);
+    expect(captured.err).to.include(
+      '  b\n    blocking: (migration gate) MachineAutoscaler scales-b spec.scaleTargetRef: names this MachineSet',
+    );
+    expect(captured.err).to.include(
+      'oc delete machineautoscaler -n openshift-machine-api scales-b',
+    );
+
+    // without the CRD (404), nothing is held
+    delete cluster.fleet.autoscalers;
+    const served = io(cluster);
+    expect(await runMigrate(['--all', '--to', 'ClusterAPI'], served.io)).to.equal(0);
+    expect(cluster.patches).to.deep.equal(['a=ClusterAPI', 'b=ClusterAPI']);
   });
 
   it('interrupted mid-wave, then run again: waits for what was patched, never patches it again', async () => {
