@@ -45,6 +45,16 @@ const NO_EQUIVALENT: [string, string][] = [
   ['capacityReservationPreference', 'sets a capacity reservation preference'],
 ];
 
+/**
+ * The template fields refused whatever their value (NO_EQUIVALENT and the AMI's eksLookupType), as
+ * paths in `spec.template.spec`. The admission policy mapi-capi-sync-infrastructure-expressible
+ * refuses the same ones; a unit test keeps them equal.
+ */
+export const TEMPLATE_FIELDS_WITHOUT_EQUIVALENT: readonly string[] = [
+  ...NO_EQUIVALENT.map(([key]) => key),
+  'ami.eksLookupType',
+];
+
 export function awsTemplateToMapi(
   templateSpec: unknown,
   context: ReverseContext,

@@ -115,6 +115,24 @@ function readTemplate(
   });
 }
 
+/**
+ * The template fields refused whatever their value (rejectUnsupported, reverseNetwork and the data
+ * disks), as paths in `spec.template.spec` (`name[]`: each item of the list `name`). The admission
+ * policy mapi-capi-sync-infrastructure-expressible refuses the same ones; a unit test keeps them
+ * equal.
+ */
+export const TEMPLATE_FIELDS_WITHOUT_EQUIVALENT: readonly string[] = [
+  'providerID',
+  'userAssignedIdentities',
+  'systemAssignedIdentityRole',
+  'roleAssignmentName',
+  'vmExtensions',
+  'disableExtensionOperations',
+  'enableIPForwarding',
+  'dnsServers',
+  'dataDisks[].managedDisk.securityProfile',
+];
+
 function rejectUnsupported(spec: ObjectReader, report: TemplateReport): void {
   if (spec.raw('providerID') !== undefined) {
     report.error(

@@ -19,6 +19,19 @@ import { schedulingToMapi } from './to-mapi-scheduling.js';
 import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
 import { rejectWithoutEquivalent } from './template-errors.js';
 
+/**
+ * The template fields refused whatever their value (rejectWithoutEquivalent and the disks'
+ * suppliedKey check), as paths in `spec.template.spec` (`name[]`: each item of the list `name`).
+ * The admission policy mapi-capi-sync-infrastructure-expressible refuses the same ones; a unit test
+ * keeps them equal.
+ */
+export const TEMPLATE_FIELDS_WITHOUT_EQUIVALENT: readonly string[] = [
+  'providerID',
+  'aliasIPRanges',
+  'rootDiskEncryptionKey.suppliedKey',
+  'additionalDisks[].encryptionKey.suppliedKey',
+];
+
 /** CAPG's service account when the template names none. */
 const CAPG_DEFAULT_SERVICE_ACCOUNT = {
   email: 'default',

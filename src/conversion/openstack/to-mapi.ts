@@ -19,6 +19,25 @@ import { quote } from '../common/quote.js';
 import { keptFromCurrent } from './kept-fields.js';
 import { API_VERSIONS, DEFAULT_CLOUDS_SECRET, KIND, MAX_METADATA_LENGTH } from './constants.js';
 
+/**
+ * The template fields refused whatever their value (rejectFields), as paths in `spec.template.spec`
+ * (`name[]`: each item of the list `name`). The admission policy
+ * mapi-capi-sync-infrastructure-expressible refuses the same ones; a unit test keeps them equal.
+ */
+export const TEMPLATE_FIELDS_WITHOUT_EQUIVALENT: readonly string[] = [
+  'providerID',
+  'flavorID',
+  'floatingIPPoolRef',
+  'schedulerHintAdditionalProperties',
+  'identityRef.region',
+  'image.id',
+  'image.imageRef',
+  'image.filter.tags',
+  'ports[].hostID',
+  'ports[].propagateUplinkStatus',
+  'ports[].valueSpecs',
+];
+
 export function openstackToMapi(
   templateSpec: unknown,
   context: ReverseContext,

@@ -92,6 +92,13 @@ function sshKeyToMapi(
   return undefined;
 }
 
+/**
+ * The template fields refused whatever their value (rejectFieldsWithoutEquivalent), as paths in
+ * `spec.template.spec`. The admission policy mapi-capi-sync-infrastructure-expressible refuses the
+ * same ones; a unit test keeps them equal.
+ */
+export const TEMPLATE_FIELDS_WITHOUT_EQUIVALENT: readonly string[] = ['imageRef', 'providerID'];
+
 /** Template fields a providerSpec has no place for. */
 function rejectFieldsWithoutEquivalent(spec: ObjectReader, report: ConversionReport): void {
   if (spec.raw('imageRef') !== undefined) {
