@@ -4,6 +4,9 @@
 /** The prefix of this controller's own labels and annotations (never mirrored to the other API). */
 export const SYNC_KEY_PREFIX = 'sync.machine.openshift.io/';
 
+/** Whether a label or annotation key is this controller's own bookkeeping. */
+export const isOurKey = (key: string): boolean => key.startsWith(SYNC_KEY_PREFIX);
+
 /** On both MAPI and CAPI MachineSets while this controller may have work to do on deletion. */
 export const FINALIZER = 'sync.machine.openshift.io/finalizer';
 

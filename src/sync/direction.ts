@@ -52,18 +52,37 @@ export function planDirection<
   if (initialSyncUnderway(mapi, mirror)) return forward(o, mapi, 'ClusterAPI');
   // The MAPI side records which CAPI object is authoritative for it, then mirrors it.
   const uid = mirror.metadata.uid ?? '';
-  if (uid && recordedCapiUid(mapi) !== uid) {
+  const record = capiUidRecord(mapi, uid);
+  if (uid && mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION] !== record) {
     return annotate(
       mapi,
-      { [CLUSTER_API_UID_ANNOTATION]: uid },
+      { [CLUSTER_API_UID_ANNOTATION]: record },
       `recording the authoritative ${k.capiNoun}`,
     );
   }
   return reverse(o, mapi, mirror);
 }
 
+/**
+ * The record of the authoritative CAPI object's uid, bound to the MAPI object it is written on
+ * (`<MAPI uid>/<CAPI uid>`): `oc get -o yaml` and a backup copy annotations, and a copy is a new
+ * object, not the mirror of a CAPI object that is gone.
+ */
+export function capiUidRecord(mapi: KubeObject, capiUid: string): string {
+  return mapi.metadata.uid ? `${mapi.metadata.uid}/${capiUid}` : capiUid;
+}
+
+/**
+ * The CAPI uid recorded on this very object. A record bound to another uid was copied (a clone,
+ * a restore) and is none; an unbound one was written with the object itself (a MAPI mirror we
+ * created, before the API server gave it a uid) and is bound by the next write.
+ */
 function recordedCapiUid(mapi: KubeObject): string | undefined {
-  return mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION];
+  const value = mapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION];
+  if (!value) return undefined;
+  const slash = value.indexOf('/');
+  if (slash < 0) return value;
+  return value.slice(0, slash) === mapi.metadata.uid ? value.slice(slash + 1) : undefined;
 }
 
 /**

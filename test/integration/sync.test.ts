@@ -314,9 +314,10 @@ describe('sync controller (AWS)', function () {
     await waitCondition(c, 'capi-first', 'True', 'ResourceSynchronized');
     const capiFirst = await getMirror(c, 'capi-first');
     expect(capiFirst?.metadata.annotations ?? {}).to.not.have.property(PAUSED_ANNOTATION);
-    expect(
-      (await getMapi(c, 'capi-first')).metadata.annotations?.[CLUSTER_API_UID_ANNOTATION],
-    ).to.equal(capiFirst?.metadata.uid);
+    const capiFirstMapi = await getMapi(c, 'capi-first');
+    expect(capiFirstMapi.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]).to.equal(
+      `${capiFirstMapi.metadata.uid}/${capiFirst?.metadata.uid}`,
+    );
 
     // ClusterAPI with a mirror: a person's MAPI change is refused at admission, once the
     // policies created with the controller are in effect (a moment later; tried without being

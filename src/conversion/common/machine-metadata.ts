@@ -8,7 +8,12 @@ import type { HookInput } from './mapi-machine-spec.js';
 import { PRE_DRAIN_HOOK, PRE_TERMINATE_HOOK } from './metadata.js';
 import { WrittenMap } from './mirror-metadata.js';
 import { quote } from './quote.js';
-import { CLUSTER_NAME_LABEL, PAUSED_ANNOTATION, PAUSED_VALUE } from '../../model/markers.js';
+import {
+  CLUSTER_NAME_LABEL,
+  isOurKey,
+  PAUSED_ANNOTATION,
+  PAUSED_VALUE,
+} from '../../model/markers.js';
 
 /** What a MAPI machine (a Machine, or a MachineSet's template) says its metadata is. */
 export interface MachineMetadataInput {
@@ -79,7 +84,8 @@ export function machineAnnotations(
   report: ConversionReport,
 ): WrittenMap {
   const annotations = new WrittenMap('annotation', target.object, report);
-  annotations.addConverted(mapi.annotations);
+  // our bookkeeping is about the MAPI object it is on, never the other API's
+  annotations.addConverted(mapi.annotations.filter((entry) => !isOurKey(entry.key)));
   for (const { key, value, path } of mapi.nodeAnnotations) annotations.add(key, value, path);
   for (const hook of mapi.preDrainHooks) {
     annotations.add(`${PRE_DRAIN_HOOK}${hook.name}`, hook.owner, hook.path, true);

@@ -8,7 +8,7 @@
 // domain Cluster API syncs to Nodes, to the Machine otherwise.
 import type { ConversionReport, MapEntry } from './field-reader.js';
 import { quote } from './quote.js';
-import { SYNC_KEY_PREFIX } from '../../model/markers.js';
+import { isOurKey } from '../../model/markers.js';
 import type { HookInput } from './mapi-machine-spec.js';
 import {
   convertAnnotation,
@@ -168,7 +168,7 @@ export function machineSetMetadataToMapi(
   capi: { labels: readonly MapEntry[]; annotations: readonly MapEntry[] },
   current: { labels: readonly MapEntry[]; annotations: readonly MapEntry[] },
 ): MachineSetMetadata {
-  const notOurs = (entry: MapEntry) => !entry.key.startsWith(SYNC_KEY_PREFIX);
+  const notOurs = (entry: MapEntry) => !isOurKey(entry.key);
   const merged = (map: SplitMap, currentEntries: readonly MapEntry[]) => ({
     ...Object.fromEntries(map.machine),
     ...Object.fromEntries(map.node),

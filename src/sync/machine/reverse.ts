@@ -4,7 +4,7 @@
 // that a CAPI Machine a Cluster API-authoritative MachineSet created gets a MAPI mirror.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
 import { convertMachineToMapi } from '../../conversion/machine/to-mapi.js';
-import { CLUSTER_API_UID_ANNOTATION, FINALIZER } from '../../model/markers.js';
+import { CLUSTER_API_UID_ANNOTATION, FINALIZER, isOurKey } from '../../model/markers.js';
 import { formatFieldErrors, warningEvents } from '../report.js';
 import { planReverse } from '../reverse.js';
 import { controllerReference, done, isDeleting, isPaused, type Step } from '../steps.js';
@@ -13,8 +13,6 @@ import { mapiMachineStatus } from './mirror-status.js';
 import type { MachineObserved } from './observed.js';
 
 const MAPI_API_VERSION = 'machine.openshift.io/v1beta1';
-/** Our own annotations on a MAPI mirror; Cluster API knows nothing of them. */
-const OUR_PREFIX = 'sync.machine.openshift.io/';
 
 export function planMachineReverse(o: MachineObserved, mapi: MapiMachine, capi: CapiMachine): Step {
   return planReverse(MACHINES, o, mapi, capi, {
@@ -23,8 +21,11 @@ export function planMachineReverse(o: MachineObserved, mapi: MapiMachine, capi: 
       const input = { capi, infrastructureMachine, mapi, infrastructure, converter };
       const conversion = convertMachineToMapi(input);
       if (!conversion.ok) return conversion;
-      // Our own annotations stay on the MAPI Machine: the conversion knows nothing of them.
-      const annotations = { ...ourAnnotations(mapi), ...conversion.value.annotations };
+      // Our own annotations stay on the MAPI Machine as they are: never taken from Cluster API.
+      const annotations = {
+        ...withoutOurs(conversion.value.annotations),
+        ...ourAnnotations(mapi),
+      };
       return { ...conversion, value: { ...conversion.value, annotations } };
     },
     machineSpec: { within: (spec) => spec, path: 'spec.providerSpec.value', controlPlane: false },
@@ -82,6 +83,10 @@ export function planMapiMirrorCreation(o: MachineObserved): Step | undefined {
 
 function ourAnnotations(mapi: MapiMachine): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(mapi.metadata.annotations ?? {}).filter(([key]) => key.startsWith(OUR_PREFIX)),
+    Object.entries(mapi.metadata.annotations ?? {}).filter(([key]) => isOurKey(key)),
   );
+}
+
+function withoutOurs(annotations: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(annotations).filter(([key]) => !isOurKey(key)));
 }

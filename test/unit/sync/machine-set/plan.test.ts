@@ -426,7 +426,7 @@ describe('plan', () => {
       const world = new World(mapiMachineSet('worker-a', 'ClusterAPI'));
       world.converge();
       expect(world.mapi?.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]).to.equal(
-        world.mirror?.metadata.uid,
+        `${world.mapi?.metadata.uid}/${world.mirror?.metadata.uid}`,
       );
       expect(world.mirror?.metadata.annotations?.[AUTHORITY_ANNOTATION]).to.equal('ClusterAPI');
     });

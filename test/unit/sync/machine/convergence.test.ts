@@ -50,7 +50,9 @@ describe('planMachine: convergence', () => {
     const { mapi, mirror, infra } = world;
     expect(mirror?.metadata.annotations).to.not.have.property(PAUSED_ANNOTATION);
     expect(infra?.metadata.annotations).to.not.have.property(PAUSED_ANNOTATION);
-    expect(mapi?.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]).to.equal(mirror?.metadata.uid);
+    expect(mapi?.metadata.annotations?.[CLUSTER_API_UID_ANNOTATION]).to.equal(
+      `${mapi?.metadata.uid}/${mirror?.metadata.uid}`,
+    );
     expect(mapi?.status?.conditions?.find((c) => c.type === 'Synchronized')).to.include({
       status: 'True',
     });

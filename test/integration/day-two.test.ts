@@ -1,0 +1,86 @@
+// What administrators do every day, next to the real neighbours, with the controller as its
+// ServiceAccount: each operation ends with nothing lost and nothing stuck.
+import { expect } from 'chai';
+import type { MapiMachineSet } from '../../src/api/types.js';
+import { adminObjects } from '../support/cluster.js';
+import {
+  awsMachineSet,
+  CAPI,
+  createMachineSet,
+  DEFAULT_INFRASTRUCTURE,
+  MAPI,
+  setInfrastructure,
+  startTestController,
+} from '../support/controller.js';
+import { eventually } from '../support/eventually.js';
+
+/** What `oc get -o yaml` of an object keeps once the server-set fields are dropped, renamed. */
+function copyOf(object: MapiMachineSet, name: string): MapiMachineSet {
+  const { uid, resourceVersion, creationTimestamp, generation, managedFields, ...metadata } =
+    object.metadata as MapiMachineSet['metadata'] & Record<string, unknown>;
+  void [uid, resourceVersion, creationTimestamp, generation, managedFields];
+  const spec = structuredClone(object.spec);
+  spec.selector = { matchLabels: { 'machine.openshift.io/cluster-api-machineset': name } };
+  spec.template!.metadata = {
+    labels: {
+      ...spec.template!.metadata?.labels,
+      'machine.openshift.io/cluster-api-machineset': name,
+    },
+  };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    metadata: { ...metadata, name },
+    spec,
+  };
+}
+
+describe('day-2 operations', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+  });
+
+  it('a MachineSet on ClusterAPI copied with oc get -o yaml and created under a new name is a new MachineSet, never deleted', async () => {
+    const c = await startTestController();
+    const api = adminObjects();
+    const at = (name: string) => ({ ...MAPI, namespace: c.mapiNamespace, name });
+    await createMachineSet(
+      c.mapiNamespace,
+      awsMachineSet('original', c.mapiNamespace, { replicas: 0 }),
+      'ClusterAPI',
+    );
+    const original = await eventually(async () => {
+      const mapi = await api.get<MapiMachineSet>(at('original'));
+      expect(mapi.metadata.annotations).to.have.property(
+        'sync.machine.openshift.io/cluster-api-uid',
+      );
+      return mapi;
+    });
+
+    // the copy carries the original's bookkeeping and finalizer
+    const copy = copyOf(original, 'copy');
+    expect(copy.metadata.annotations).to.have.property('sync.machine.openshift.io/cluster-api-uid');
+    await createMachineSet(c.mapiNamespace, copy, 'ClusterAPI');
+    const synchronized = await eventually(async () => {
+      const mapi = await api.get<MapiMachineSet>(at('copy'));
+      const condition = mapi.status?.conditions?.find((x) => x.type === 'Synchronized');
+      expect(condition?.status, condition?.message).to.equal('True');
+      return mapi;
+    });
+    expect(synchronized.metadata.deletionTimestamp).to.equal(undefined);
+    const capi = await api.get<{ metadata: { uid: string } }>({
+      ...CAPI,
+      namespace: c.capiNamespace,
+      name: 'copy',
+    });
+    expect(
+      synchronized.metadata.annotations?.['sync.machine.openshift.io/cluster-api-uid'],
+    ).to.equal(`${synchronized.metadata.uid}/${capi.metadata.uid}`);
+    // and the original is untouched
+    expect((await api.get<MapiMachineSet>(at('original'))).metadata.deletionTimestamp).to.equal(
+      undefined,
+    );
+  });
+});
