@@ -1,9 +1,11 @@
 // What administrators do every day, next to the real neighbours, with the controller as its
 // ServiceAccount: each operation ends with nothing lost and nothing stuck.
 import { expect } from 'chai';
-import type { MapiMachineSet } from '../../src/api/types.js';
+import type { MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
+import { SOURCE_ANNOTATION } from '../../src/model/markers.js';
 import { adminObjects } from '../support/cluster.js';
 import {
+  AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
   createMachineSet,
@@ -82,5 +84,53 @@ describe('day-2 operations', function () {
     expect((await api.get<MapiMachineSet>(at('original'))).metadata.deletionTimestamp).to.equal(
       undefined,
     );
+  });
+
+  it('a copy of one of our templates (oc get -o yaml, renamed, created) is never deleted as ours', async () => {
+    const c = await startTestController();
+    const api = adminObjects();
+    const templates = { ...AWS_TEMPLATES, namespace: c.capiNamespace };
+    await createMachineSet(
+      c.mapiNamespace,
+      awsMachineSet('worker', c.mapiNamespace, { replicas: 0 }),
+    );
+    const ours = await eventually(async () => {
+      const list = (await api.list<MachineTemplate>(templates)).items;
+      expect(list).to.have.length(1);
+      return list[0]!;
+    });
+    const { uid, resourceVersion, creationTimestamp, generation, managedFields, ...metadata } =
+      ours.metadata as MachineTemplate['metadata'] & Record<string, unknown>;
+    void [uid, resourceVersion, creationTimestamp, generation, managedFields];
+    const copy = {
+      apiVersion: ours.apiVersion,
+      kind: ours.kind,
+      metadata: { ...metadata, name: 'worker-gpu' },
+      spec: ours.spec,
+    };
+    expect(copy.metadata.annotations).to.have.property(SOURCE_ANNOTATION, 'worker');
+    await api.create(templates, copy);
+
+    // a new spec: our template rotates, and the stale one of ours goes
+    await api.patch(
+      { ...MAPI, namespace: c.mapiNamespace, name: 'worker' },
+      {
+        type: 'json',
+        operations: [
+          {
+            op: 'replace',
+            path: '/spec/template/spec/providerSpec/value/instanceType',
+            value: 'm6i.2xlarge',
+          },
+        ],
+      },
+    );
+    await eventually(async () => {
+      const names = (await api.list<MachineTemplate>(templates)).items.map((t) => t.metadata.name);
+      expect(names, 'our old template is deleted').to.not.include(ours.metadata.name);
+      expect(names).to.have.length(2);
+    });
+    const names = (await api.list<MachineTemplate>(templates)).items.map((t) => t.metadata.name);
+    expect(names, 'the copy stays').to.include('worker-gpu');
   });
 });

@@ -3,6 +3,7 @@
 import type { CapiMachineSet, MachineTemplate } from '../../api/types.js';
 import { Reason } from '../conditions.js';
 import { SOURCE_ANNOTATION } from '../../model/markers.js';
+import { prefixOfTemplateName, templateNamePrefix } from '../../model/naming.js';
 import { isDeleting, isOwnedBy, type Step } from '../steps.js';
 
 /**
@@ -11,8 +12,18 @@ import { isDeleting, isOwnedBy, type Step } from '../steps.js';
  */
 export type TemplateUsers = Readonly<Record<string, readonly CapiMachineSet[]>>;
 
+/**
+ * The templates this controller created for MachineSet `name`: marked with its name, and named as
+ * we name them (`<name>-<spec hash>`). A copy (`oc get -o yaml`, renamed, edited and pointed at)
+ * carries the mark but not such a name, and is someone else's.
+ */
 export function ourTemplates(templates: MachineTemplate[], name: string): MachineTemplate[] {
-  return templates.filter((t) => t.metadata.annotations?.[SOURCE_ANNOTATION] === name);
+  const prefix = templateNamePrefix(name);
+  return templates.filter(
+    (t) =>
+      t.metadata.annotations?.[SOURCE_ANNOTATION] === name &&
+      prefixOfTemplateName(t.metadata.name) === prefix,
+  );
 }
 
 /** Whether a CAPI MachineSet's machines are made from this template. */

@@ -15,11 +15,13 @@ import { capiMachineSet, machineOwnedBy } from './objects.js';
 
 describe('controller indexes', () => {
   it('indexes a CAPI MachineSet under the kind and name of its template', () => {
-    const machineSet = capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-1a2b' });
+    const machineSet = capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-1a2b3c4d5e' });
     expect(templatesOf(machineSet)).to.deep.equal([
-      templateRef('AWSMachineTemplate', 'fleet-1a2b'),
+      templateRef('AWSMachineTemplate', 'fleet-1a2b3c4d5e'),
     ]);
-    expect(templatesOf(machineSet)).to.not.include(templateRef('GCPMachineTemplate', 'fleet-1a2b'));
+    expect(templatesOf(machineSet)).to.not.include(
+      templateRef('GCPMachineTemplate', 'fleet-1a2b3c4d5e'),
+    );
   });
 
   it('leaves out a CAPI MachineSet without a template reference, or without a spec', () => {
@@ -42,12 +44,12 @@ describe('controller indexes', () => {
     const ours = {
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
       kind: 'AWSMachineTemplate',
-      metadata: { name: 'fleet-1a2b', annotations: { [SOURCE_ANNOTATION]: 'fleet' } },
+      metadata: { name: 'fleet-1a2b3c4d5e', annotations: { [SOURCE_ANNOTATION]: 'fleet' } },
       spec: { template: { spec: {} } },
     } as MachineTemplate;
     const sets = [
-      capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-1a2b' }, 'borrower'),
-      capiMachineSet({ kind: 'GCPMachineTemplate', name: 'fleet-1a2b' }, 'other-kind'),
+      capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-1a2b3c4d5e' }, 'borrower'),
+      capiMachineSet({ kind: 'GCPMachineTemplate', name: 'fleet-1a2b3c4d5e' }, 'other-kind'),
       capiMachineSet({ kind: 'AWSMachineTemplate', name: 'fleet-new' }, 'fleet'),
     ];
     const cache = (indexed: boolean) =>
@@ -66,8 +68,8 @@ describe('controller indexes', () => {
       }) as ObjectCache<CapiMachineSet>;
     for (const indexed of [true, false]) {
       const users = templateUsersOf(cache(indexed), [ours], 'fleet');
-      expect(Object.keys(users)).to.deep.equal(['fleet-1a2b']);
-      expect(users['fleet-1a2b']?.map((ms) => ms.metadata.name)).to.deep.equal(['borrower']);
+      expect(Object.keys(users)).to.deep.equal(['fleet-1a2b3c4d5e']);
+      expect(users['fleet-1a2b3c4d5e']?.map((ms) => ms.metadata.name)).to.deep.equal(['borrower']);
     }
   });
 });

@@ -147,6 +147,21 @@ describe('plan', () => {
       expect(world.templates.map((t) => t.metadata.name)).to.include('hand-made');
     });
 
+    it('never deletes a copy of a template of ours: it carries our labels and annotations, not a name we generate', () => {
+      const world = new World(mapiMachineSet());
+      world.converge();
+      const ours = world.templates[0]!;
+      // oc get -o yaml, renamed, edited, created: everything but the server's fields
+      const copy = structuredClone(ours);
+      copy.metadata = { ...copy.metadata, name: 'worker-a-gpu', uid: 'copy-uid' };
+      world.templates.push(copy);
+      changeSize(world, 'huge');
+      world.converge();
+      const names = world.templates.map((t) => t.metadata.name);
+      expect(names, 'our old template goes').to.not.include(ours.metadata.name);
+      expect(names, 'the copy stays').to.include('worker-a-gpu');
+    });
+
     it('deletes an old template of ours that Cluster API made its Cluster an owner of, after a round trip', () => {
       const world = new World(mapiMachineSet());
       world.mapi!.spec.authoritativeAPI = 'MachineAPI';
