@@ -294,7 +294,7 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
         '3 MachineSets: 1 migrated, 0 already on ClusterAPI, 1 failed, 1 not started; stopped on a failure.',
       );
       expect(ran.out).to.include(
-        `  to go back:    oc mapi-capi-sync migrate --all --to ClusterAPI --rollback -n ${c.mapiNamespace}`,
+        `  to go back:    oc mapi-capi-sync migrate a-fine b-victim --to ClusterAPI --rollback -n ${c.mapiNamespace}`,
       );
       const [a, b, later] = (await Promise.all(
         names.map((n) => getMapi(c, n)),

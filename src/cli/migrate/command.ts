@@ -105,6 +105,8 @@ class Run {
   private readonly target: Authority;
   private readonly rows = new Map<string, Row>();
   private readonly blocking = new Map<string, Problem[]>();
+  /** What this run set moving (or found moving in its waves): exactly what the way back moves. */
+  private readonly moved = new Set<string>();
   private readonly shown = new Map<string, string>();
   private readonly now: () => Date;
   private operator: OperatorState = { kind: 'unchecked' };
@@ -226,6 +228,7 @@ class Run {
       const started = await this.start(step.name, facts);
       if ('result' in started) return started;
       inFlight.push(started);
+      this.moved.add(step.name);
       const row = this.rows.get(step.name)!;
       row.outcome = 'in-flight';
       row.since = started.since;
@@ -352,7 +355,7 @@ class Run {
     const result: Result = stop?.result ?? 'done';
     const now = this.now();
     const resume = commandLine(this.program, this.flags);
-    const back = commandLine(this.program, this.flags, !this.flags.rollback);
+    const back = this.wayBack();
     if (this.flags.json) {
       this.io.stdout.write(this.document(result, stop));
     } else {
@@ -365,6 +368,17 @@ class Run {
     }
     if (stop && !this.flags.json) this.io.stdout.write(nextText(resume, back, this.target));
     return stop ? 1 : 0;
+  }
+
+  /**
+   * The command that takes back what this run moved, by name: a MachineSet that was on the
+   * target before the run stays there. Undefined when the run moved nothing.
+   */
+  private wayBack(): string | undefined {
+    if (this.moved.size === 0) return undefined;
+    const names = [...this.moved].sort();
+    const flags = { ...this.flags, selection: { kind: 'names' as const, names } };
+    return commandLine(this.program, flags, !this.flags.rollback);
   }
 
   private document(result: Result, stop?: Stop): string {
@@ -391,7 +405,7 @@ class Run {
         ? {
             next: {
               resume: commandLine(this.program, this.flags),
-              rollback: commandLine(this.program, this.flags, !this.flags.rollback),
+              ...(this.wayBack() ? { rollback: this.wayBack()! } : {}),
             },
           }
         : {}),

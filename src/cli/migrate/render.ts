@@ -146,13 +146,20 @@ export function summaryText(rows: Row[], target: Authority, result: Result, now:
   return `\n${progressTable(rows, now)}\n${plural(rows.length, 'MachineSet')}: ${parts.join(', ')}; ${verdict}.\n`;
 }
 
-/** What to run next after a stop: the same command to resume, or the way back. */
-export function nextText(resume: string, back: string, target: Authority): string {
+/**
+ * What to run next after a stop: the same command to resume, or the way back (undefined: the run
+ * moved nothing).
+ */
+export function nextText(resume: string, back: string | undefined, target: Authority): string {
   return [
     'What has moved stays where it is. Next:',
     `  to continue:   ${resume}`,
-    `  to go back:    ${back}`,
-    `(the way back moves every selected MachineSet that is on or moving to ${target} back)`,
+    back
+      ? `  to go back:    ${back}`
+      : `  to go back:    nothing to do: this run moved no MachineSet to ${target}`,
+    ...(back
+      ? [`(the way back moves, by name, the MachineSets this run moved to ${target}, and no other)`]
+      : []),
     '',
   ].join('\n');
 }
@@ -177,7 +184,8 @@ export interface MigrateDocument {
   }[];
   clusterOperator: { name: string; state: string; message?: string };
   failure?: { machineSet?: string; message: string };
-  next?: { resume: string; rollback: string };
+  /** `rollback` is absent when the run moved nothing. */
+  next?: { resume: string; rollback?: string };
 }
 
 export function documentRow(row: Row, now: number, blocking?: Problem[]) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet } from '../../../../src/api/types.js';
-import type { MigrateClient } from '../../../../src/cli/migrate/cluster.js';
+import { PatchError, type MigrateClient } from '../../../../src/cli/migrate/cluster.js';
 import { runMigrate, type MigrateIO } from '../../../../src/cli/migrate/command.js';
 import type { OperatorState } from '../../../../src/cli/migrate/plan.js';
 import type { ClusterReader } from '../../../../src/cli/plugin/cluster.js';
@@ -223,13 +223,47 @@ describe('migrate command (against a simulated controller)', () => {
       '  to continue:   oc mapi-capi-sync migrate --all --to ClusterAPI\n',
     );
     expect(first.captured.out).to.include(
-      '  to go back:    oc mapi-capi-sync migrate --all --to ClusterAPI --rollback\n',
+      '  to go back:    oc mapi-capi-sync migrate a --to ClusterAPI --rollback\n',
     );
 
     cluster.client.setAuthority = patch;
     const second = io(cluster);
     expect(await runMigrate(['--all', '--to', 'ClusterAPI'], second.io)).to.equal(0);
     expect(cluster.patches).to.deep.equal(['a=ClusterAPI', 'b=ClusterAPI']);
+  });
+
+  it('the way back moves exactly what the run moved, not what was on the target before it', async () => {
+    const cluster = simulatedCluster([machineSet('c', { spec: 'ClusterAPI' }), machineSet('d')]);
+    const stop = new AbortController();
+    const first = io(cluster, stop.signal);
+    const patch = cluster.client.setAuthority.bind(cluster.client);
+    cluster.client.setAuthority = async (...args) => {
+      await patch(...args);
+      stop.abort();
+    };
+    expect(await runMigrate(['--all', '--to', 'ClusterAPI', '-o', 'json'], first.io)).to.equal(1);
+    expect(cluster.patches).to.deep.equal(['d=ClusterAPI']);
+    const document = JSON.parse(first.captured.out) as { next: { rollback?: string } };
+    expect(document.next.rollback).to.equal(
+      'oc mapi-capi-sync migrate d --to ClusterAPI --rollback -o json',
+    );
+
+    cluster.client.setAuthority = patch;
+    const back = io(cluster);
+    expect(await runMigrate(['d', '--to', 'ClusterAPI', '--rollback'], back.io)).to.equal(0);
+    expect(cluster.patches).to.deep.equal(['d=ClusterAPI', 'd=MachineAPI']);
+
+    // stopped before moving anything: nothing to go back
+    const none = simulatedCluster([machineSet('e')]);
+    none.client.setAuthority = () =>
+      Promise.reject(
+        new PatchError('setting spec.authoritativeAPI of MachineSet e failed: refused', false),
+      );
+    const refused = io(none);
+    expect(await runMigrate(['e', '--to', 'ClusterAPI'], refused.io)).to.equal(1);
+    expect(refused.captured.out).to.include(
+      '  to go back:    nothing to do: this run moved no MachineSet to ClusterAPI\n',
+    );
   });
 
   it('stops at a failure with the message and what to run next', async () => {
