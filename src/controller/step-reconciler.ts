@@ -2,6 +2,7 @@
 // the caches, ask a pure plan for the next write, execute it, feed the answer back into the
 // cache, repeat until the plan says done. Races are retried quietly; a write the API server
 // refuses for good waits for a change.
+import { realClock, type Clock } from '../clock.js';
 import type { KubeObject } from '../api/types.js';
 import {
   describeError,
@@ -50,6 +51,8 @@ export interface StepReconcilerOptions {
   }) => void;
   /** Told of every write that failed, races included (the operator status watches refusals). */
   onWriteFailure?: (failure: WriteFailure) => void;
+  /** When a refused write is tried again (default: the real clock). */
+  clock?: Clock;
 }
 
 export interface WriteFailure {
@@ -161,7 +164,31 @@ function isRace(step: WriteStep, err: unknown): boolean {
  */
 export const RETRYING = 'Retrying with backoff.';
 
-/** Refused for good: retried only when something it was computed from changes. */
+/**
+ * A write refused for good is tried again when something it was computed from changes, and
+ * otherwise after 5 s, doubling up to 5 minutes: what refused it (a policy, a webhook, RBAC) may
+ * be mended without any object changing.
+ */
+const REFUSAL_RETRY_FIRST_MS = 5_000;
+const REFUSAL_RETRY_MAX_MS = 300_000;
+
+/** The delay before a refused write's retry number `retries` (0: the first). */
+export function refusalRetryDelay(retries: number): number {
+  return Math.min(REFUSAL_RETRY_FIRST_MS * 2 ** Math.min(retries, 20), REFUSAL_RETRY_MAX_MS);
+}
+
+/** A write the API server refused for good, per subject, until the plan changes. */
+interface Refusal {
+  /** The step's fingerprint. */
+  id: string;
+  description: string;
+  /** How many times it was tried again and refused again. */
+  retries: number;
+  /** When it is tried again (clock ms). */
+  retryAt: number;
+}
+
+/** Refused for good: retried when something it was computed from changes, or after a backoff. */
 class PermanentRefusal extends Error {
   constructor(
     message: string,
@@ -197,12 +224,16 @@ export class StepReconciler<O extends ObservedBase> {
   /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
   completed = 0;
   /** Per subject: the write the API server refused for good (and why), until the plan changes. */
-  private readonly refused = new Map<string, { id: string; description: string }>();
+  private readonly refused = new Map<string, Refusal>();
+
+  private readonly clock: Clock;
 
   constructor(
     private readonly parts: ReconcilerParts<O>,
     private readonly base: StepReconcilerOptions,
-  ) {}
+  ) {
+    this.clock = base.clock ?? realClock;
+  }
 
   /**
    * `writer`: the queue key this reconcile runs for. The changes its own writes make do not wake
@@ -229,24 +260,32 @@ export class StepReconciler<O extends ObservedBase> {
         return {};
       }
       // Hashed only when a refusal is on record or being recorded: the healthy path never needs it.
-      const refusal = this.refused.get(name);
-      if (refusal && refusal.id === fingerprint(step)) {
+      const previous = this.refused.get(name);
+      const refusal = previous && previous.id === fingerprint(step) ? previous : undefined;
+      if (refusal) {
         // The refusal stands; its report on the MAPI object may still be missing (it raced).
         const report = this.failureReport(step, observed, refusal.description, true);
-        if (!report) {
-          log.debug('write refused before; waiting for a change', { step: step.note });
-          return {};
+        if (report) {
+          try {
+            await this.writeReport(report, observed, run);
+          } catch (err) {
+            if (isRace(report, err)) return { retry: true };
+            throw err;
+          }
+          continue;
         }
-        try {
-          await this.writeReport(report, observed, run);
-        } catch (err) {
-          if (isRace(report, err)) return { retry: true };
-          throw err;
+        const wait = refusal.retryAt - this.clock.now();
+        if (wait > 0) {
+          log.debug('write refused before; waiting for a change or the retry', {
+            step: step.note,
+            retryInMs: wait,
+          });
+          return { requeueAfterMs: wait };
         }
-        continue;
+        log.debug('trying a refused write again', { step: step.note, retries: refusal.retries });
       }
       try {
-        await this.execute(step, observed, run);
+        await this.execute(step, observed, run, refusal !== undefined);
         this.refused.delete(name);
       } catch (err) {
         if (isRace(step, err)) {
@@ -257,7 +296,14 @@ export class StepReconciler<O extends ObservedBase> {
           return { retry: true };
         }
         if (err instanceof PermanentRefusal) {
-          this.refused.set(name, { id: fingerprint(step), description: err.description });
+          const retries = refusal ? refusal.retries + 1 : 0;
+          const delay = refusalRetryDelay(retries);
+          this.refused.set(name, {
+            id: fingerprint(step),
+            description: err.description,
+            retries,
+            retryAt: this.clock.now() + delay,
+          });
           // Retried at once if the report on the MAPI object did not get through.
           const unreported = this.failureReport(
             step,
@@ -265,7 +311,7 @@ export class StepReconciler<O extends ObservedBase> {
             err.description,
             true,
           );
-          return unreported ? { retry: true } : {};
+          return unreported ? { retry: true } : { requeueAfterMs: delay };
         }
         throw err;
       }
@@ -324,7 +370,8 @@ export class StepReconciler<O extends ObservedBase> {
     else if (answer) cache?.upsert(answer, writtenBy);
   }
 
-  private async execute(step: WriteStep, observed: O, run: Run): Promise<void> {
+  /** `again`: a retry of a write refused before, whose refusal was logged already. */
+  private async execute(step: WriteStep, observed: O, run: Run, again = false): Promise<void> {
     const { log } = run;
     try {
       await this.write(step, observed, run.writer);
@@ -339,7 +386,7 @@ export class StepReconciler<O extends ObservedBase> {
       await this.reportWriteFailure(step, observed, description, permanent, run);
       const message = `${step.note}: ${description}`;
       if (permanent) {
-        log.warn('write refused by the API server; waiting for a change', {
+        log[again ? 'debug' : 'warn']('write refused by the API server; retried later', {
           step: step.note,
           error: description,
         });
@@ -395,7 +442,7 @@ export class StepReconciler<O extends ObservedBase> {
     const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
     const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
     const message = permanent
-      ? `The API server refused ${step.note} (${what}): ${description}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes.`
+      ? `The API server refused ${step.note} (${what}): ${description}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes, and otherwise within 5 minutes.`
       : `Failed ${step.note} (${what}): ${description}. ${RETRYING}`;
     const report = reportFailure(target, observed.now, reason, message, 'already reported');
     return report.kind === 'done' ? undefined : report;

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { MapiMachineSet } from '../../src/api/types.js';
-import { VALIDATING_ADMISSION_POLICY } from '../../src/kube/builtin-resources.js';
+import {
+  VALIDATING_ADMISSION_POLICY,
+  VALIDATING_ADMISSION_POLICY_BINDING,
+} from '../../src/kube/builtin-resources.js';
 import {
   admissionPolicies,
   installAdmissionPolicies,
@@ -1057,6 +1060,59 @@ describe('admission policies', function () {
         expect(current.metadata.generation).to.equal(failed.generation);
       },
       { timeoutMs: 60_000 },
+    );
+    await api.get({ ...CAPI, namespace: capiNamespace, name });
+  });
+
+  it('a write of ours refused by a policy is reported once, and goes through once the policy is mended, with nothing else changed', async () => {
+    const mapiNamespace = await testNamespace('mapi');
+    const capiNamespace = await testNamespace('capi');
+    await createCapiCluster(capiNamespace);
+    // someone else's policy refusing every CAPI MachineSet creation there, ours included
+    const refusing = uniqueName('refusing');
+    await installForTheTest([
+      machineSetCreationPolicy(refusing, {
+        validations: [{ expression: 'false', message: 'no CAPI MachineSets here yet' }],
+      }),
+      denyingBinding(refusing, capiNamespace),
+    ]);
+    await eventually(async () => {
+      const message = await createAs(
+        configOf('mapi-capi-sync'),
+        capiMachineSet('probe', capiNamespace),
+        true,
+      );
+      expect(message).to.contain('no CAPI MachineSets here yet');
+    });
+    const ctrl = await startTestController({
+      namespaces: { mapi: mapiNamespace, capi: capiNamespace },
+    });
+    const name = uniqueName('refused');
+    const api = adminObjects();
+    const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
+    await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
+    const failed = await eventually(async () => {
+      const current = await api.get<MapiMachineSet>(at);
+      const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+      expect(synchronized?.status).to.equal('False');
+      return { condition: synchronized!, generation: current.metadata.generation };
+    });
+    expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
+    expect(failed.condition.message).to.contain('no CAPI MachineSets here yet');
+    expect(failed.condition.message).to.contain(
+      'the write is tried again when something changes, and otherwise within 5 minutes.',
+    );
+
+    // mended: the binding goes; nothing about the MachineSet changes
+    await api.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: refusing });
+    await eventually(
+      async () => {
+        const current = await api.get<MapiMachineSet>(at);
+        const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+        expect(synchronized?.status).to.equal('True');
+        expect(current.metadata.generation).to.equal(failed.generation);
+      },
+      { timeoutMs: 90_000 },
     );
     await api.get({ ...CAPI, namespace: capiNamespace, name });
   });

@@ -1,6 +1,6 @@
 // The reconciler's handling of what the API server answers: races are retried
-// quietly, refusals are reported once and not retried until something
-// changes, a DELETE's answer is kept. The API server is a fake writer here; the
+// quietly, refusals are reported once and retried when something changes or
+// after a capped backoff, a DELETE's answer is kept. The API server is a fake writer here; the
 // real one is exercised by the integration tests.
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet, Patch } from '../../../src/api/types.js';
@@ -10,6 +10,8 @@ import type { Resource } from '../../../src/kube/resources.js';
 import { FINALIZER } from '../../../src/model/markers.js';
 import { recordingLogger } from '../../support/logger.js';
 import { applyPatch } from '../../support/patch.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { refusalRetryDelay } from '../../../src/controller/step-reconciler.js';
 import {
   CAPI_NS,
   fakeConverter,
@@ -103,6 +105,7 @@ function setUp(
   const writer = new FakeWriter();
   const events: string[] = [];
   const logger = recordingLogger();
+  const clock = new FakeClock(1_000_000);
   const reconciler = machineSetReconciler({
     mapiNamespace: MAPI_NS,
     capiNamespace: CAPI_NS,
@@ -117,9 +120,13 @@ function setUp(
     },
     now: () => new Date('2026-01-01T00:00:00Z'),
     logger,
+    clock,
   });
-  return { caches, writer, events, logs: logger.records, reconciler };
+  return { caches, writer, events, logs: logger.records, reconciler, clock };
 }
+
+/** A reconcile that ended on a refusal: it comes back after the first retry's delay. */
+const REFUSED = { requeueAfterMs: refusalRetryDelay(0) };
 
 const synchronized = (mapi: MapiMachineSet | undefined) =>
   mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
@@ -154,7 +161,7 @@ describe('reconciler', () => {
       verb === 'create' && object.apiVersion.startsWith('cluster.x-k8s.io')
         ? { code: 422, message: 'admission webhook "x" denied the request: no' }
         : undefined;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     expect(events, 'the refusal was reported, its event tried').to.deep.equal([
       'FailedToCreateCAPIMachineSet',
     ]);
@@ -213,7 +220,7 @@ describe('reconciler', () => {
       verb === 'patch' && object.kind === 'MachineSet' && touchesFinalizers(patch)
         ? policyDenial
         : undefined;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     const reported = synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`));
     expect(reported).to.include({ status: 'False', reason: 'FailedToUpdateMAPIMachineSet' });
     expect(reported?.message).to.contain("ValidatingAdmissionPolicy 'no-finalizers'");
@@ -221,7 +228,7 @@ describe('reconciler', () => {
     expect(logs.some((l) => l.level === 'warn' && l.message.includes('refused'))).to.equal(true);
 
     const writes = writer.calls.length;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     expect(writer.calls, 'nothing sent again without a change').to.have.length(writes);
   });
 
@@ -233,14 +240,14 @@ describe('reconciler', () => {
     caches.mapiMachineSets.upsert(mapi);
     writer.fail = (verb, _object, patch) =>
       verb === 'patch' && patch?.type === 'json' ? policyDenial : undefined;
-    expect(await reconciler.reconcile('worker-a'), 'not retried as a race').to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a'), 'not retried as a race').to.deep.equal(REFUSED);
     expect(logs.some((l) => l.level === 'warn' && l.message.includes('refused'))).to.equal(true);
     const writes = writer.calls.length;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     expect(writer.calls, 'nothing sent again without a change').to.have.length(writes);
   });
 
-  it('reports a write refused for good once, and tries it again only when something changes', async () => {
+  it('reports a write refused for good once, and tries it again at once when something changes', async () => {
     const { reconciler, writer, caches, events } = setUp();
     const refusal = {
       code: 422,
@@ -249,7 +256,7 @@ describe('reconciler', () => {
     };
     writer.fail = (verb, object) =>
       verb === 'create' && object.apiVersion.startsWith('cluster.x-k8s.io') ? refusal : undefined;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     const reported = caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`);
     expect(synchronized(reported)).to.include({
       status: 'False',
@@ -260,7 +267,7 @@ describe('reconciler', () => {
 
     const attempts = () => writer.calls.filter((c) => c.startsWith('create cluster.x-k8s.io'));
     const before = attempts().length;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     expect(attempts(), 'not tried again without a change').to.have.length(before);
 
     const changed = structuredClone(reported!);
@@ -270,6 +277,43 @@ describe('reconciler', () => {
     writer.fail = () => undefined;
     expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
     expect(attempts()).to.have.length(before + 1);
+    expect(synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`))?.status).to.equal(
+      'True',
+    );
+  });
+
+  it('tries a refused write again after a capped backoff, reporting it once: what refused it may be mended', async () => {
+    const { reconciler, writer, caches, events, logs, clock } = setUp();
+    writer.fail = (verb, object) =>
+      verb === 'create' && object.apiVersion.startsWith('cluster.x-k8s.io')
+        ? { code: 422, message: 'admission webhook "x" denied the request: no' }
+        : undefined;
+    const attempts = () => writer.calls.filter((c) => c.startsWith('create cluster.x-k8s.io'));
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
+    expect(attempts()).to.have.length(1);
+
+    // not before its time
+    await clock.advance(refusalRetryDelay(0) - 1);
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({ requeueAfterMs: 1 });
+    expect(attempts()).to.have.length(1);
+    // then again, refused again: not reported or logged as new, and the next wait is longer
+    await clock.advance(1);
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({
+      requeueAfterMs: refusalRetryDelay(1),
+    });
+    expect(attempts()).to.have.length(2);
+    expect(events).to.deep.equal(['FailedToCreateCAPIMachineSet']);
+    expect(logs.filter((l) => l.level === 'warn' && l.message.includes('refused'))).to.have.length(
+      1,
+    );
+    expect(refusalRetryDelay(1)).to.equal(2 * refusalRetryDelay(0));
+    expect(refusalRetryDelay(50), 'capped at 5 minutes').to.equal(300_000);
+
+    // mended (the webhook or policy fixed), nothing else changed: the write goes through
+    writer.fail = () => undefined;
+    await clock.advance(refusalRetryDelay(1));
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(attempts()).to.have.length(3);
     expect(synchronized(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`))?.status).to.equal(
       'True',
     );
@@ -301,7 +345,7 @@ describe('reconciler', () => {
     );
     const attempts = () => writer.calls.filter((c) => c.startsWith('create cluster.x-k8s.io'));
     const before = attempts().length;
-    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal(REFUSED);
     expect(attempts(), 'the refused write is not sent again').to.have.length(before);
     const reported = caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`);
     expect(synchronized(reported)).to.include({

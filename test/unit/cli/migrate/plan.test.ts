@@ -80,7 +80,7 @@ describe('migrate: one MachineSet from its objects', () => {
       'Synchronized',
       'False',
       'FailedToUpdateCAPIMachineSet',
-      'The API server refused unpausing the CAPI machine set (MachineSet x/m): denied. Fix the MachineSet (or what refuses it); the write is tried again when something changes.',
+      'The API server refused unpausing the CAPI machine set (MachineSet x/m): denied. Fix the MachineSet (or what refuses it); the write is tried again when something changes, and otherwise within 5 minutes.',
     );
     expect(failing({ spec: 'ClusterAPI', status: 'Migrating', synchronized: refused })).to.match(
       /^Synchronized=False, reason FailedToUpdateCAPIMachineSet: The API server refused unpausing/,
