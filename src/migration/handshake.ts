@@ -257,7 +257,9 @@ function handOverToMachineApi(
 
 /** Pauses the companions that are not paused yet, one per step. */
 function pauseCompanions(s: Subject, again: string): Step | undefined {
-  // One being deleted is left to its deletion: paused, it would never finish.
+  // One being deleted, or whose CAPI object Cluster API is deleting (it deletes the companion
+  // next), is left to its deletion: paused, it would never finish. The deletion wins.
+  if (s.capi && isDeleting(s.capi)) return undefined;
   const unpaused = s.companions.find((c) => !isPaused(c) && !isDeleting(c));
   if (!unpaused) return undefined;
   return annotate(

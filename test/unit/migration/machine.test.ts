@@ -127,6 +127,24 @@ describe('Machine migration handshake', () => {
     expectOn(fleet, 'MachineAPI');
   });
 
+  it('a cancel after Cluster API began deleting the unpaused CAPI Machine: the handshake never pauses its infrastructure machine', () => {
+    const { world, fleet } = machineWorld();
+    wish(world, fleet, 'ClusterAPI');
+    expect(run(world, fleet, 4)).to.deep.equal([
+      'entering Migrating (MachineAPI → ClusterAPI)',
+      'marking the CAPI machine as migrating',
+      `unpausing the ${INFRA}`,
+      'unpausing the CAPI machine',
+    ]);
+    const capi = fleet.capi.get('m1')!;
+    capi.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    capi.metadata.finalizers = ['machine.cluster.x-k8s.io'];
+    wish(world, fleet, 'MachineAPI');
+    const step = fleet.plan('m1');
+    expect(step?.note ?? '').to.not.match(/pausing the FakeMachine/);
+    expect(paused(fleet).infra, 'Cluster API deletes it unpaused').to.equal(false);
+  });
+
   it('the gate holds while the Machine is not synchronized, says why, then proceeds by itself', () => {
     const { world, fleet } = machineWorld();
     fleet.broken.set('m1', 'spec.providerSpec.value.size: is required');
