@@ -42,6 +42,7 @@ import {
   startTestController,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { createAs, mergePatchAs, refusal, refusedOnceInEffect } from '../support/requests.js';
 import { objectsFor } from '../support/kube-client.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
 import { warningClient } from '../support/warnings.js';
@@ -50,60 +51,6 @@ import { isConflict } from '../../src/kube/errors.js';
 type Where = { group: string; version: string; plural: string };
 
 const configOf = identityConfig;
-
-function refusal(err: unknown): string {
-  const body = (err as { body?: unknown }).body;
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  try {
-    return (JSON.parse(text) as { message?: string }).message ?? text;
-  } catch {
-    return String(text ?? err);
-  }
-}
-
-/** A merge patch as the user of `kc` (the whole body, with the object's apiVersion, kind and name). */
-async function mergePatchAs(
-  kc: KubeConfig,
-  object: { apiVersion: string; kind: string; namespace: string; name: string },
-  body: Record<string, unknown>,
-  dryRun = false,
-): Promise<string | undefined> {
-  const client = objectsFor(kc);
-  try {
-    const patch = {
-      ...body,
-      apiVersion: object.apiVersion,
-      kind: object.kind,
-      metadata: {
-        ...(body.metadata as object | undefined),
-        name: object.name,
-        namespace: object.namespace,
-      },
-    };
-    await client.patch(await client.locate(patch), { type: 'merge', body: patch }, { dryRun });
-    return undefined;
-  } catch (err) {
-    return refusal(err);
-  } finally {
-    client.close();
-  }
-}
-
-async function createAs(
-  kc: KubeConfig,
-  object: { apiVersion: string; kind: string; metadata: { name: string; namespace: string } },
-  dryRun = false,
-): Promise<string | undefined> {
-  const client = objectsFor(kc);
-  try {
-    await client.create(await client.locate(object), object, { dryRun });
-    return undefined;
-  } catch (err) {
-    return refusal(err);
-  } finally {
-    client.close();
-  }
-}
 
 /**
  * machine-api-operator has copied spec.authoritativeAPI into the empty status and, in a second
@@ -126,20 +73,6 @@ async function waitStatusAuthority(
     expect(current.status?.conditions?.find((c) => c.type === 'Paused')?.status).to.equal(
       authority === 'MachineAPI' ? 'False' : 'True',
     );
-  });
-}
-
-/**
- * The refusal of a request, once the policies have taken effect: a moment after they are created,
- * and, for a policy with a parameter kind, once the API server has listed its parameters (until
- * then it denies what the policy matches with "failed to configure binding").
- */
-async function refusedOnceInEffect(request: () => Promise<string | undefined>): Promise<string> {
-  return eventually(async () => {
-    const message = await request();
-    expect(message, 'admitted').to.be.a('string');
-    expect(message).not.to.contain('failed to configure');
-    return message!;
   });
 }
 
@@ -801,13 +734,13 @@ describe('admission policies', function () {
     const taken = uniqueName('taken');
     expect(await createAs(person, capiMachineSet(taken, capiNamespace))).to.equal(undefined);
     const over = awsMachineSet(taken, mapiNamespace, { replicas: 0 });
-    const denied = await refusedOnceInEffect(() => createAs(person, over as never, true));
+    const denied = await refusedOnceInEffect(() => createAs(person, over, true));
     expect(denied).to.contain('mapi-capi-sync-machine-api-create-over-cluster-api');
     expect(denied).to.contain(
       `A Cluster API MachineSet named ${taken} already exists in ${capiNamespace}`,
     );
     over.spec.authoritativeAPI = 'ClusterAPI';
-    expect(await createAs(person, over as never, true), 'as its mirror').to.equal(undefined);
+    expect(await createAs(person, over, true), 'as its mirror').to.equal(undefined);
     // an exempt controller (ours never creates MAPI MachineSets: its Role does not allow it)
     expect(
       await createAs(
@@ -819,9 +752,9 @@ describe('admission policies', function () {
 
     // a MAPI MachineSet exists: its CAPI twin keeps to what Machine API can express
     const paired = uniqueName('paired');
-    expect(
-      await createAs(person, awsMachineSet(paired, mapiNamespace, { replicas: 0 }) as never),
-    ).to.equal(undefined);
+    expect(await createAs(person, awsMachineSet(paired, mapiNamespace, { replicas: 0 }))).to.equal(
+      undefined,
+    );
     const inexpressible = capiMachineSet(paired, capiNamespace, {
       readinessGates: [{ conditionType: 'example.com/Ready' }],
       deletion: { nodeDrainTimeoutSeconds: 300 },
@@ -1034,12 +967,7 @@ describe('admission policies', function () {
     const api = adminObjects();
     const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
     await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
-    const failed = await eventually(async () => {
-      const current = await api.get<MapiMachineSet>(at);
-      const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-      expect(synchronized?.status).to.equal('False');
-      return { condition: synchronized!, generation: current.metadata.generation };
-    });
+    const failed = await synchronizedWhen(at, 'False');
     expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
     expect(failed.condition.message).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
     expect(failed.condition.message).to.contain('Retrying with backoff.');
@@ -1052,15 +980,8 @@ describe('admission policies', function () {
         spec: machineSetCreationPolicy(broken, { validations }).spec,
       },
     );
-    await eventually(
-      async () => {
-        const current = await api.get<MapiMachineSet>(at);
-        const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-        expect(synchronized?.status).to.equal('True');
-        expect(current.metadata.generation).to.equal(failed.generation);
-      },
-      { timeoutMs: 60_000 },
-    );
+    const mended = await synchronizedWhen(at, 'True', 60_000);
+    expect(mended.generation, 'nothing about the MachineSet changed').to.equal(failed.generation);
     await api.get({ ...CAPI, namespace: capiNamespace, name });
   });
 
@@ -1091,12 +1012,7 @@ describe('admission policies', function () {
     const api = adminObjects();
     const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
     await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
-    const failed = await eventually(async () => {
-      const current = await api.get<MapiMachineSet>(at);
-      const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-      expect(synchronized?.status).to.equal('False');
-      return { condition: synchronized!, generation: current.metadata.generation };
-    });
+    const failed = await synchronizedWhen(at, 'False');
     expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
     expect(failed.condition.message).to.contain('no CAPI MachineSets here yet');
     expect(failed.condition.message).to.contain(
@@ -1105,18 +1021,28 @@ describe('admission policies', function () {
 
     // mended: the binding goes; nothing about the MachineSet changes
     await api.delete({ ...VALIDATING_ADMISSION_POLICY_BINDING, name: refusing });
-    await eventually(
-      async () => {
-        const current = await api.get<MapiMachineSet>(at);
-        const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
-        expect(synchronized?.status).to.equal('True');
-        expect(current.metadata.generation).to.equal(failed.generation);
-      },
-      { timeoutMs: 90_000 },
-    );
+    const mended = await synchronizedWhen(at, 'True', 90_000);
+    expect(mended.generation, 'nothing about the MachineSet changed').to.equal(failed.generation);
     await api.get({ ...CAPI, namespace: capiNamespace, name });
   });
 });
+
+/** The MAPI MachineSet's Synchronized condition once it has `status`, and its generation then. */
+async function synchronizedWhen(
+  at: { group: string; version: string; plural: string; namespace: string; name: string },
+  status: 'True' | 'False',
+  timeoutMs?: number,
+) {
+  return eventually(
+    async () => {
+      const current = await adminObjects().get<MapiMachineSet>(at);
+      const synchronized = current.status?.conditions?.find((c) => c.type === 'Synchronized');
+      expect(synchronized?.status).to.equal(status);
+      return { condition: synchronized!, generation: current.metadata.generation };
+    },
+    timeoutMs ? { timeoutMs } : {},
+  );
+}
 
 /** `kubectl` as a person (the admin kubeconfig), with a manifest on stdin; its output or refusal. */
 async function kubectl(args: string[], stdin?: string, env: Record<string, string> = {}) {

@@ -5,7 +5,6 @@
 // unrelated edit. The refused lists themselves are checked against the converters by
 // test/unit/conversion/infrastructure-expressible-policy.test.ts.
 import { expect } from 'chai';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { admissionPolicies, installForTheTest } from '../support/admission.js';
 import { adminConfig, controllerConfig, testNamespace, uniqueName } from '../support/cluster.js';
 import {
@@ -13,10 +12,17 @@ import {
   providerSpecOf,
   type PlatformMachineSet,
 } from '../support/conversion.js';
-import { eventually } from '../support/eventually.js';
-import { objectsFor } from '../support/kube-client.js';
+import { createAs, mergePatchAs, refusedOnceInEffect } from '../support/requests.js';
 
 const POLICY = 'mapi-capi-sync-infrastructure-expressible';
+
+/** Where an object is, as mergePatchAs names it. */
+const at = (o: InfraObject) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
 
 interface InfraObject {
   apiVersion: string;
@@ -40,55 +46,6 @@ const REFUSED: Record<string, { path: string; set(spec: Record<string, unknown>)
   },
   PowerVS: { path: 'imageRef', set: (spec) => (spec.imageRef = { name: 'rhcos-image' }) },
 };
-
-function refusal(err: unknown): string {
-  const body = (err as { body?: unknown }).body;
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  try {
-    return (JSON.parse(text) as { message?: string }).message ?? text;
-  } catch {
-    return String(text ?? err);
-  }
-}
-
-/** Undefined when admitted, else the API server's message. */
-async function createAs(kc: KubeConfig, object: InfraObject): Promise<string | undefined> {
-  const client = objectsFor(kc);
-  try {
-    await client.create(await client.locate(object), object);
-    return undefined;
-  } catch (err) {
-    return refusal(err);
-  } finally {
-    client.close();
-  }
-}
-
-/** A merge patch of `body` onto `object`, as the user of `kc`. */
-async function patchAs(
-  kc: KubeConfig,
-  object: InfraObject,
-  body: Record<string, unknown>,
-): Promise<string | undefined> {
-  const client = objectsFor(kc);
-  try {
-    await client.patch(await client.locate(object), { type: 'merge', body });
-    return undefined;
-  } catch (err) {
-    return refusal(err);
-  } finally {
-    client.close();
-  }
-}
-
-/** A request's refusal, once the policy has taken effect (a moment after it is created). */
-async function refusedOnceInEffect(request: () => Promise<string | undefined>): Promise<string> {
-  return eventually(async () => {
-    const message = await request();
-    expect(message, 'admitted').to.be.a('string');
-    return message!;
-  });
-}
 
 /** A namespace standing for openshift-cluster-api, with this policy (only) bound to it. */
 async function namespaceWithPolicy(): Promise<string> {
@@ -179,7 +136,7 @@ describe(`admission policy ${POLICY}`, function () {
       for (const object of [template(true), machine(true)]) {
         expect(await createAs(controllerConfig(), object)).to.equal(undefined);
         const label = { metadata: { labels: { team: 'infra' } } };
-        expect(await patchAs(person, object, label), object.kind).to.equal(undefined);
+        expect(await mergePatchAs(person, at(object), label), object.kind).to.equal(undefined);
       }
     });
   }
@@ -192,7 +149,9 @@ describe(`admission policy ${POLICY}`, function () {
     await refusedOnceInEffect(() => createAs(person, template(true)));
     const awsMachine = machine(true);
     expect(await createAs(controllerConfig(), awsMachine)).to.equal(undefined);
-    const message = await patchAs(person, awsMachine, { spec: { imageLookupBaseOS: 'rhel-9' } });
+    const message = await mergePatchAs(person, at(awsMachine), {
+      spec: { imageLookupBaseOS: 'rhel-9' },
+    });
     expect(message).to.contain(`ValidatingAdmissionPolicy '${POLICY}-`);
     expect(message).to.contain(
       `AWSMachine ${awsMachine.metadata.name} sets spec.imageLookupBaseOS, which Machine API`,
