@@ -65,10 +65,10 @@ export function planDirection<
 
 /**
  * The record of the authoritative CAPI object's uid, bound to the MAPI object it is written on
- * (`<MAPI uid>/<CAPI uid>`): `oc get -o yaml` and a backup copy annotations, and a copy is a new
+ * (`<MAPI uid>/<CAPI uid>`): `oc get -o yaml` and backups copy annotations, and a copy is a new
  * object, not the mirror of a CAPI object that is gone.
  */
-export function capiUidRecord(mapi: KubeObject, capiUid: string): string {
+function capiUidRecord(mapi: KubeObject, capiUid: string): string {
   return mapi.metadata.uid ? `${mapi.metadata.uid}/${capiUid}` : capiUid;
 }
 
