@@ -1,7 +1,7 @@
 // The loop every reconciler shares: observe one subject (a MachineSet or a Machine, by name) from
 // the caches, ask a pure plan for the next write, execute it, feed the answer back into the
 // cache, repeat until the plan says done. Races are retried quietly; a write the API server
-// refuses for good waits for a change.
+// refuses for good is reported once and waits for a change or a capped backoff.
 import { realClock, type Clock } from '../clock.js';
 import type { KubeObject } from '../api/types.js';
 import {

@@ -383,6 +383,7 @@ class Run {
 
   private document(result: Result, stop?: Stop): string {
     const now = this.now().getTime();
+    const back = this.wayBack();
     const operator = this.operator;
     const document: MigrateDocument = {
       target: this.target,
@@ -405,7 +406,7 @@ class Run {
         ? {
             next: {
               resume: commandLine(this.program, this.flags),
-              ...(this.wayBack() ? { rollback: this.wayBack()! } : {}),
+              ...(back ? { rollback: back } : {}),
             },
           }
         : {}),
