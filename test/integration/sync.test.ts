@@ -419,7 +419,11 @@ describe('sync controller (AWS)', function () {
           name: 'hand-made',
           labels: { 'sync.machine.openshift.io/machine-set': 'keep' },
         },
-        spec: { template: { spec: { instanceType: 'm6i.large' } } },
+        // with an AMI: OpenShift's AWS policy cannot evaluate a spec without one, and refuses it
+        // once it is in effect (a moment after the controller's namespaces get it)
+        spec: {
+          template: { spec: { instanceType: 'm6i.large', ami: { id: 'ami-0123456789abcdef0' } } },
+        },
       },
     );
     await createMapi(c, awsMachineSet('keep', c.mapiNamespace));
