@@ -48,6 +48,7 @@ import {
 import { startProgram, type ProgramProcess } from '../support/program.js';
 import { waitUntilAuthorized } from '../../hack/controller-rbac.js';
 import { namespaceEvents } from '../support/events.js';
+import { capiMachines, mapiMachines } from '../support/machines.js';
 
 /**
  * Granted verbs this test does not see the controller use, and why. Everything else granted must
@@ -340,6 +341,10 @@ describe('RBAC from manifests/ (sufficient and minimal)', function () {
           expect(await world.mapiExists(name), 'MAPI MachineSet released').to.equal(false);
           expect(await world.mirror(name)).to.equal(undefined);
           expect(await world.templates(templates)).to.deep.equal([]);
+          // machine-api-operator's webhook judges a Machine by the cluster's platform: none may
+          // outlive its platform into the next one's infrastructure
+          expect((await mapiMachines(world)).map((m) => m.metadata.name)).to.deep.equal([]);
+          expect((await capiMachines(world)).map((m) => m.metadata.name)).to.deep.equal([]);
         },
         { timeoutMs: 60_000 },
       );
