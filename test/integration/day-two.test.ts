@@ -134,3 +134,62 @@ describe('day-2 operations', function () {
     expect(names, 'the copy stays').to.include('worker-gpu');
   });
 });
+
+describe('scale from zero, next to Cluster API’s webhooks', function () {
+  this.timeout(180_000);
+  const CAPACITY = 'capacity.cluster-autoscaler.kubernetes.io/';
+
+  before(async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+  });
+
+  it('the autoscaler’s capacity annotations reach the other API in its spelling, both ways', async () => {
+    const c = await startTestController();
+    const api = adminObjects();
+    const annotationsOf = async (where: typeof MAPI, namespace: string, name: string) =>
+      (await api.get<MapiMachineSet>({ ...where, namespace, name })).metadata.annotations ?? {};
+
+    // Machine API's provider wrote OpenShift's spelling: the mirror gets upstream's too
+    const autoscaled = awsMachineSet('autoscaled', c.mapiNamespace, { replicas: 0 });
+    autoscaled.metadata.annotations = {
+      'machine.openshift.io/vCPU': '4',
+      'machine.openshift.io/memoryMb': '16384',
+      'machine.openshift.io/GPU': '0',
+    };
+    await createMachineSet(c.mapiNamespace, autoscaled);
+    await eventually(async () => {
+      expect(await annotationsOf(CAPI, c.capiNamespace, 'autoscaled')).to.include({
+        'machine.openshift.io/vCPU': '4',
+        [`${CAPACITY}cpu`]: '4',
+        [`${CAPACITY}memory`]: '16384Mi',
+        [`${CAPACITY}gpu-count`]: '0',
+      });
+    });
+    expect(await annotationsOf(MAPI, c.mapiNamespace, 'autoscaled')).to.not.have.property(
+      `${CAPACITY}cpu`,
+    );
+
+    // Cluster API authoritative, given upstream's spelling: the MAPI MachineSet gets OpenShift's
+    await createMachineSet(
+      c.mapiNamespace,
+      awsMachineSet('capi-autoscaled', c.mapiNamespace, { replicas: 0 }),
+      'ClusterAPI',
+    );
+    const capiAt = { ...CAPI, namespace: c.capiNamespace, name: 'capi-autoscaled' };
+    await eventually(async () => expect(await api.get<object>(capiAt)).to.be.an('object'));
+    await api.patch(capiAt, {
+      type: 'merge',
+      body: {
+        metadata: { annotations: { [`${CAPACITY}memory`]: '8Gi', [`${CAPACITY}cpu`]: '2' } },
+      },
+    });
+    await eventually(async () => {
+      expect(await annotationsOf(MAPI, c.mapiNamespace, 'capi-autoscaled')).to.include({
+        [`${CAPACITY}memory`]: '8Gi',
+        'machine.openshift.io/memoryMb': '8192',
+        [`${CAPACITY}cpu`]: '2',
+        'machine.openshift.io/vCPU': '2',
+      });
+    });
+  });
+});

@@ -8,6 +8,7 @@
 // domain Cluster API syncs to Nodes, to the Machine otherwise.
 import type { ConversionReport, MapEntry } from './field-reader.js';
 import { quote } from './quote.js';
+import { scaleFromZeroToMapi } from './scale-from-zero.js';
 import { isOurKey } from '../../model/markers.js';
 import type { HookInput } from './mapi-machine-spec.js';
 import {
@@ -162,11 +163,13 @@ export interface MachineSetMetadata {
  * The MAPI MachineSet's own labels and annotations from the CAPI MachineSet's, through the same
  * transforms as its machines' (there are no node maps here: a key Cluster API would put on Nodes
  * stays on the MachineSet). This controller's own keys (`sync.machine.openshift.io/…`) are never
- * taken from Cluster API, and stay as the MAPI MachineSet has them.
+ * taken from Cluster API, and stay as the MAPI MachineSet has them. The scale-from-zero
+ * annotations get OpenShift's spelling where they have only the upstream one.
  */
 export function machineSetMetadataToMapi(
   capi: { labels: readonly MapEntry[]; annotations: readonly MapEntry[] },
   current: { labels: readonly MapEntry[]; annotations: readonly MapEntry[] },
+  report: ConversionReport,
 ): MachineSetMetadata {
   const notOurs = (entry: MapEntry) => !isOurKey(entry.key);
   const merged = (map: SplitMap, currentEntries: readonly MapEntry[]) => ({
@@ -180,8 +183,14 @@ export function machineSetMetadataToMapi(
     machine: current.labels.filter(notOurs),
     node: [],
   });
-  const annotations = annotationsToMapi(capi.annotations.filter(notOurs), {
-    machine: current.annotations.filter(notOurs),
+  const currentAnnotations = current.annotations.filter(notOurs);
+  const capiAnnotations = scaleFromZeroToMapi(
+    capi.annotations.filter(notOurs),
+    currentAnnotations,
+    report,
+  );
+  const annotations = annotationsToMapi(capiAnnotations, {
+    machine: currentAnnotations,
     node: [],
   });
   return {

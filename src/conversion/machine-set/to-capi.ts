@@ -24,6 +24,7 @@ import { type MachineSetInput, readMachineSet } from './input.js';
 import { type CapiTaint, taintsToCapi } from '../common/taints.js';
 import { isControlPlane } from '../common/metadata.js';
 import { WrittenMap } from '../common/mirror-metadata.js';
+import { scaleFromZeroToCapi } from '../common/scale-from-zero.js';
 import {
   fixClusterNameLabel,
   machineAnnotations,
@@ -254,6 +255,9 @@ function convertMetadata(
   labels.validate('metadata.labels');
   const annotations = new WrittenMap('annotation', MACHINE_SET, report);
   annotations.addConverted(mapi.annotations);
+  for (const { key, value, path } of scaleFromZeroToCapi(mapi.annotations, report)) {
+    annotations.add(key, value, path, true);
+  }
   if (paused) annotations.override(PAUSED_ANNOTATION, PAUSED_VALUE);
   annotations.validate('metadata.annotations');
   checkSkippedPreflightChecks(mapi, report);

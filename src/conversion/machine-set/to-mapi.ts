@@ -86,15 +86,14 @@ export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMac
   const template = putMachineSpec(spec, ['template', 'spec'], parts, providerSpec.value);
   // The machines this MachineSet creates belong to Cluster API, which is authoritative.
   template.authoritativeAPI = 'ClusterAPI';
+  const metadata = machineSetMetadataToMapi(
+    capi,
+    { labels: current.labels, annotations: current.annotations },
+    report,
+  );
   return {
     ok: true,
-    value: {
-      spec,
-      ...machineSetMetadataToMapi(capi, {
-        labels: current.labels,
-        annotations: current.annotations,
-      }),
-    },
+    value: { spec, ...metadata },
     warnings: [...report.warnings, ...providerSpec.warnings],
   };
 }

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { CapiMachineSet, MapiMachineSet } from '../../../../src/api/types.js';
 import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
 import { convertMachineSetToMapi } from '../../../../src/conversion/machine-set/to-mapi.js';
+import { SCALE_FROM_ZERO_SPELLINGS } from '../../../../src/conversion/common/scale-from-zero.js';
 import { expectOk, platformMachineSets } from '../../../support/conversion.js';
 
 const AWS = platformMachineSets()[0]!;
@@ -75,14 +76,22 @@ const mapiMachineSetAnnotationKey = fc.oneof(
   mapiAnnotationKey,
   fc.constantFrom(
     ...AUTOSCALER_SIZES.map((size) => `machine.openshift.io/${size}`),
-    'capacity.cluster-autoscaler.kubernetes.io/memory',
+    'capacity.cluster-autoscaler.kubernetes.io/labels',
     'sync.machine.openshift.io/cluster-api-uid',
   ),
+);
+/** Scale-from-zero annotations in either spelling, with values that convert and some that do not. */
+const scaleFromZero = dict(
+  fc.constantFrom(
+    ...SCALE_FROM_ZERO_SPELLINGS.flatMap((spelling) => [spelling.mapi, spelling.capi]),
+  ),
+  fc.oneof(fc.nat(1_000_000).map(String), fc.constantFrom('16Gi', '1.5G', '500m', 'x', '')),
 );
 
 const mapiSpec = fc.record({
   labels: dict(mapiMachineLabel, labelValue),
   annotations: dict(mapiMachineSetAnnotationKey, fc.string({ maxLength: 8 })),
+  scaleFromZero,
   templateLabels: dict(mapiMachineLabel, labelValue),
   nodeLabels: dict(mapiNodeLabel, labelValue),
   templateAnnotations: dict(mapiAnnotationKey, fc.string({ maxLength: 8 })),
@@ -113,9 +122,8 @@ describe('MachineSet round trips (AWS)', () => {
       fc.property(mapiSpec, (generated) => {
         const mapi = AWS.machineSet();
         Object.assign((mapi.metadata.labels ??= {}), generated.labels);
-        if (Object.keys(generated.annotations).length > 0) {
-          mapi.metadata.annotations = generated.annotations;
-        }
+        const annotations = { ...generated.annotations, ...generated.scaleFromZero };
+        if (Object.keys(annotations).length > 0) mapi.metadata.annotations = annotations;
         const spec = mapi.spec;
         const template = spec.template!;
         Object.assign(template.metadata!.labels!, generated.templateLabels);
@@ -173,7 +181,8 @@ describe('MachineSet round trips (AWS)', () => {
     capiAnnotationKey,
     fc.constantFrom(
       ...AUTOSCALER_SIZES.map((size) => `cluster.x-k8s.io/${size}`),
-      'capacity.cluster-autoscaler.kubernetes.io/memory',
+      // the scale-from-zero annotations gain OpenShift's spelling once (scale-from-zero.test.ts)
+      'capacity.cluster-autoscaler.kubernetes.io/labels',
     ),
   );
   const capiChange = fc.record({

@@ -267,6 +267,8 @@ describe('convertMachineSetToMapi: labels, annotations and hooks', () => {
         [`machine.openshift.io/${MIN}`]: '1',
         [`machine.openshift.io/${MAX}`]: '5',
         'capacity.cluster-autoscaler.kubernetes.io/memory': '16G',
+        // scale from zero in OpenShift's spelling too (scale-from-zero.test.ts)
+        'machine.openshift.io/memoryMb': '15258',
         note: 'kept',
       });
     });
