@@ -25,8 +25,9 @@ import type { CapiSide, Direction, Subject } from './subject.js';
  */
 export function planHandshake(s: Subject): Step | undefined {
   const { mapi } = s;
-  // An object being deleted follows the deletion table, whatever its authority.
-  if (isDeleting(mapi)) return undefined;
+  // An object being deleted follows the deletion table, whatever its authority, once a
+  // hand-back it stops has left Cluster API's side as it was.
+  if (isDeleting(mapi)) return stopHandBack(s);
   const current = mapi.status?.authoritativeAPI;
   const wanted = wantedAuthority(mapi);
   if (!current) {
@@ -187,6 +188,20 @@ function yieldToDeletion(s: Subject): Step {
       message: state.message,
     })
   );
+}
+
+/**
+ * The MAPI side is being deleted while authority was coming back from Cluster API, which is still
+ * authoritative: the hand-back stops, and what it paused is unpaused first, so that Cluster API
+ * acts on its objects again (a paused object nobody acts on, Terminating or not, stays for ever).
+ * The deletion table then lets the MAPI side go and leaves the CAPI side as it was.
+ */
+function stopHandBack(s: Subject): Step | undefined {
+  const { status } = s.mapi;
+  if (status?.authoritativeAPI !== 'Migrating' || status.synchronizedAPI !== 'ClusterAPI') {
+    return undefined;
+  }
+  return s.capi && unpause(s, s.capi, `: the MAPI ${s.noun} is being deleted`);
 }
 
 function handOverToClusterApi(

@@ -425,6 +425,59 @@ describe('a round trip through Cluster API, and a deletion during one', function
   });
 });
 
+describe('the CAPI MachineSet deleted while its MachineSet migrates back', function () {
+  this.timeout(300_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  // The write after which the person deletes the CAPI MachineSet, on the MachineSet or a Machine.
+  const moments: [string, string, string][] = [
+    [
+      'MachineSet',
+      'entering Migrating (ClusterAPI → MachineAPI)',
+      'as the MachineSet enters Migrating',
+    ],
+    ['MachineSet', 'pausing the CAPI machine set', 'once the CAPI MachineSet is paused'],
+    [
+      'Machine',
+      'entering Migrating (ClusterAPI → MachineAPI)',
+      'as the first Machine enters Migrating',
+    ],
+  ];
+  for (const [kind, note, when] of moments) {
+    it(`${when}: the deletion wins, Cluster API deletes the machines, nothing stays paused or Terminating`, async () => {
+      const deleting: Promise<unknown>[] = [];
+      const armed: { controller?: TestController } = {};
+      const c = await start({
+        onWrite: (w) => {
+          const { controller } = armed;
+          if (controller && w.note === note && w.object.kind === kind) {
+            deleting.push(deleteOne(CAPI, controller.capiNamespace, 'fleet'));
+            armed.controller = undefined; // once
+          }
+        },
+      });
+      await fleetAt(c, 'ClusterAPI');
+      armed.controller = c;
+      await patch(MAPI, c.mapiNamespace, 'fleet', [
+        { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
+      ]);
+      await eventually(() => expect(deleting).to.have.length(1), WAIT);
+      await Promise.all(deleting);
+      await eventually(async () => {
+        const state = JSON.stringify({
+          mapi: (await getMapi(c, 'fleet'))?.status,
+          capiMachines: (await capiMachines(c)).map((m) => m.metadata),
+        });
+        expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
+        expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
+        expect(names(await capiMachines(c)), state).to.deep.equal([]);
+        expect(names(await awsMachines(c)), state).to.deep.equal([]);
+        expect(names(await mapiMachines(c)), state).to.deep.equal([]);
+      }, WAIT);
+    });
+  }
+});
+
 /**
  * What CAPA's AWSMachine controller writes once an instance runs: its identity, and the
  * infrastructure provisioned (status.ready for the v1beta1 contract, initialization for v1beta2).

@@ -338,6 +338,32 @@ describe('Machine migration handshake', () => {
     expect(machine?.status?.synchronizedAPI).to.equal('ClusterAPI');
   });
 
+  it('ClusterAPI → MachineAPI, the MAPI Machine deleted mid-hand-over: the hand-back stops, both unpaused before it goes', () => {
+    const { world, fleet } = machineWorld('ClusterAPI');
+    wish(world, fleet, 'MachineAPI');
+    run(world, fleet, 3); // Migrating, the CAPI Machine and its infrastructure machine paused
+    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+    fleet.mapi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    expect(run(world, fleet)).to.deep.equal([
+      `unpausing the ${INFRA}: the MAPI machine is being deleted`,
+      'unpausing the CAPI machine: the MAPI machine is being deleted',
+    ]);
+    // Cluster API, still authoritative, acts on its Machine again; nothing of it is deleted.
+    expect(paused(fleet)).to.deep.equal({ capi: false, infra: false });
+    const capi = fleet.capi.get('m1');
+    expect(capi?.metadata.annotations?.[AUTHORITY_ANNOTATION]).to.equal('ClusterAPI');
+    expect(capi?.metadata.deletionTimestamp).to.equal(undefined);
+  });
+
+  it('MachineAPI → ClusterAPI, the MAPI Machine deleted mid-hand-over: nothing unpaused by the handshake', () => {
+    const { world, fleet } = machineWorld();
+    wish(world, fleet, 'ClusterAPI');
+    run(world, fleet, 2); // Migrating, the CAPI Machine marked
+    fleet.mapi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    expect(fleet.plan('m1')).to.equal(undefined);
+    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+  });
+
   it('never pauses an infrastructure machine being deleted', () => {
     const { world, fleet } = machineWorld('ClusterAPI');
     fleet.infra.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
