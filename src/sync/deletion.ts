@@ -23,6 +23,12 @@ export interface DeletionKind extends MirrorKind {
   mirrorDeletedNote: string;
   /** What else of ours goes once no mirror is left (a MachineSet's templates). */
   leftovers?(): Step | undefined;
+  /**
+   * Why the paused mirror of an authoritative MAPI object being deleted must stay as it is for
+   * now (machine-api-operator still draining a Machine's node and deleting its instance), or
+   * undefined when it may go.
+   */
+  mapiStillDeleting?(mapi: MapiSide): string | undefined;
 }
 
 /** A MAPI object as the table reads it. */
@@ -88,7 +94,9 @@ function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide):
   const { mirror } = o;
   const machineApi = mapi.status?.authoritativeAPI === 'MachineAPI';
   if (mirror && machineApi && isPaused(mirror)) {
-    // Machine API is authoritative: its paused mirror goes with it.
+    // Machine API is authoritative: its paused mirror goes with it, once Machine API is done.
+    const busy = k.mapiStillDeleting?.(mapi);
+    if (busy) return done(busy);
     if (!isDeleting(mirror)) {
       return {
         kind: 'delete',

@@ -292,6 +292,47 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     expect(names(mapi)).to.not.include(victim);
   });
 
+  it('MachineAPI, the MAPI Machine deleted: its mirror and AWSMachine stay as they are until machine-api-operator has deleted it', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'MachineAPI');
+    const uids = async () => [
+      uidOf(await capiMachines(c), victim),
+      uidOf(await awsMachines(c), victim),
+    ];
+    const before = await uids();
+    expect(before.every((uid) => typeof uid === 'string')).to.equal(true);
+    // machine-api-operator drains the node, then waits for the pre-terminate hook to go
+    const hook = { name: 'hold', owner: 'machines-test' };
+    await patch(MAPI_MACHINES, c.mapiNamespace, victim, [
+      { op: 'add', path: '/spec/lifecycleHooks/preTerminate', value: [hook] },
+    ]);
+    await deleteOne(MAPI_MACHINES, c.mapiNamespace, victim);
+    const held = await eventually(async () => {
+      const machine = (await mapiMachines(c)).find((m) => m.metadata.name === victim);
+      expect(machine?.status?.phase).to.equal('Deleting');
+      return machine!;
+    }, WAIT);
+    expect(held.metadata.finalizers).to.include('machine.machine.openshift.io');
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(await uids(), 'the same CAPI Machine and AWSMachine').to.deep.equal(before);
+    const mirror = (await capiMachines(c)).find((m) => m.metadata.name === victim);
+    const aws = (await awsMachines(c)).find((m) => m.metadata.name === victim);
+    expect(mirror?.metadata.deletionTimestamp, 'the CAPI Machine is not deleted').to.equal(
+      undefined,
+    );
+    expect(aws?.metadata.deletionTimestamp, 'the AWSMachine is not deleted').to.equal(undefined);
+
+    await patch(MAPI_MACHINES, c.mapiNamespace, victim, [
+      { op: 'remove', path: '/spec/lifecycleHooks/preTerminate' },
+    ]);
+    await eventually(async () => {
+      expect(names(await mapiMachines(c))).to.not.include(victim);
+      expect(names(await capiMachines(c))).to.not.include(victim);
+      expect(names(await awsMachines(c))).to.not.include(victim);
+      await expectNothingTerminating(c);
+    }, WAIT);
+  });
+
   it('MachineAPI, the CAPI Machine deleted: created again; the MAPI Machine and its instance stay', async () => {
     const c = await start();
     const victim = await fleetAt(c, 'MachineAPI');

@@ -5,7 +5,8 @@
 import type { MapiMachine } from '../../api/types.js';
 import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../../model/markers.js';
 import { planDeletion, planWithoutMapi, releaseMirror, type DeletionKind } from '../deletion.js';
-import { done, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
+import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
+import type { ReportingObject } from '../report.js';
 import { MACHINES } from './kind.js';
 import type { MachineObserved } from './observed.js';
 
@@ -14,7 +15,20 @@ const MACHINE_DELETION: DeletionKind = {
   capiFinalizer: CAPI_MACHINE_FINALIZER,
   pausedMapiFinalizer: MAPI_MACHINE_FINALIZER,
   mirrorDeletedNote: ' The instance is not affected: the mirror is paused.',
+  mapiStillDeleting: machineApiOperatorDeleting,
 };
+
+/**
+ * While machine-api-operator drains the node of an authoritative MAPI Machine being deleted and
+ * deletes its instance (it holds its finalizer until both are done), the paused mirror and the
+ * provider objects under it stay: a provider object let go early could act on the instance
+ * while pods are still being evicted (CAPO's OpenStackServer deletes its server).
+ */
+function machineApiOperatorDeleting(mapi: ReportingObject): string | undefined {
+  if (!isDeleting(mapi) || mapi.status?.authoritativeAPI !== 'MachineAPI') return undefined;
+  if (!hasFinalizer(mapi, MAPI_MACHINE_FINALIZER)) return undefined;
+  return 'machine-api-operator is still deleting the MAPI Machine (draining its node, then deleting its instance); its paused mirror stays until it has finished';
+}
 
 /**
  * A paused infrastructure machine being deleted: the provider never acts on it, so its finalizer
@@ -48,8 +62,12 @@ export const planMachineWithoutMapi = (o: MachineObserved): Step =>
  * garbage collector deletes them, and the CAPI mirrors with the CAPI MachineSet): nothing to
  * report or recreate, only a deleted mirror to release.
  */
-export function planWhileMachineSetDeleted(o: MachineObserved): Step {
+export function planWhileMachineSetDeleted(o: MachineObserved, mapi: MapiMachine): Step {
   const { mirror } = o;
+  // machine-api-operator deletes the instance of a MachineAPI Machine: its mirror waits for it.
+  if (mapi.status?.authoritativeAPI === 'MachineAPI' && isPaused(mirror)) {
+    return done('its MachineSet is being deleted; the paused mirror goes once the Machine has');
+  }
   const release =
     mirror && isDeleting(mirror) ? releaseMirror(MACHINE_DELETION, mirror) : undefined;
   return release ?? done('its MachineSet is being deleted; the Machine goes with it');

@@ -24,7 +24,8 @@ export function planMachine(o: MachineObserved): Step {
   if (!mapi) return planMapiMirrorCreation(o) ?? planMachineWithoutMapi(o);
   // Its MachineSet going takes the Machine along; a Machine being deleted itself follows the
   // deletion table.
-  if (!isDeleting(mapi) && machineSetGoneOrGoing(o, mapi)) return planWhileMachineSetDeleted(o);
+  if (!isDeleting(mapi) && machineSetGoneOrGoing(o, mapi))
+    return planWhileMachineSetDeleted(o, mapi);
   return (
     planMachineDeletion(o, mapi) ??
     planDirection(MACHINES, o, mapi, planMachineForward, planMachineReverse)

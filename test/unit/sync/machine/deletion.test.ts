@@ -44,11 +44,23 @@ function markDeleted(object: KubeObject | undefined): void {
   object!.metadata.deletionTimestamp = NOW;
 }
 
+/** machine-api-operator has drained the node and deleted the instance: its finalizer goes. */
+function machineApiOperatorFinishes(world: MachineWorld): void {
+  const machine = world.mapi!;
+  machine.metadata.finalizers = machine.metadata.finalizers!.filter(
+    (f) => f !== MAPI_MACHINE_FINALIZER,
+  );
+}
+
 describe('planMachine: deletion', () => {
   describe('MachineAPI', () => {
-    it("deletes the paused mirror of a deleted MAPI Machine, removing Cluster API's finalizer", () => {
+    it("deletes the paused mirror of a deleted MAPI Machine once machine-api-operator has finished, removing Cluster API's finalizer", () => {
       const world = machineApiWorld();
       markDeleted(world.mapi);
+      // draining the node, deleting the instance: the mirror and what is under it stay as they are
+      expect(world.converge()).to.deep.equal([]);
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
+      machineApiOperatorFinishes(world);
       expect(world.plan()).to.include({ kind: 'delete' }).and.nested.include({
         'object.kind': 'Machine',
         'object.apiVersion': 'cluster.x-k8s.io/v1beta2',
@@ -58,8 +70,7 @@ describe('planMachine: deletion', () => {
       world.apply(world.plan());
       expect(world.mirror).to.equal(undefined);
       world.converge();
-      // machine-api-operator deletes the instance and removes its own finalizer itself.
-      expect(world.mapi?.metadata.finalizers).to.deep.equal([MAPI_MACHINE_FINALIZER]);
+      expect(world.mapi).to.equal(undefined);
     });
 
     it('reports a deleted mirror, releases it, and creates it again; the MAPI Machine stays', () => {
@@ -188,14 +199,21 @@ describe('planMachine: deletion', () => {
       expect(world.converge()).to.deep.equal([]);
     });
 
-    it("releases a deleted paused mirror with Cluster API's finalizer and leaves the MAPI Machine", () => {
+    it("keeps a deleted paused mirror until machine-api-operator has deleted the Machine, then releases Cluster API's finalizer", () => {
       const world = machineApiWorld();
       world.mapiMachineSet = undefined;
       markDeleted(world.mirror);
       const mapi = structuredClone(world.mapi);
+      expect(world.converge()).to.deep.equal([]);
+      expect(world.mirror?.metadata.finalizers).to.include(CAPI_MACHINE_FINALIZER);
+      expect(world.mapi).to.deep.equal(mapi);
+      // the garbage collector deletes the Machine; machine-api-operator drains and deletes it
+      markDeleted(world.mapi);
+      expect(world.converge()).to.deep.equal([]);
+      machineApiOperatorFinishes(world);
       world.converge();
       expect(world.mirror).to.equal(undefined);
-      expect(world.mapi).to.deep.equal(mapi);
+      expect(world.mapi).to.equal(undefined);
     });
 
     it('still mirrors a Machine that no MachineSet controls', () => {
@@ -243,6 +261,7 @@ describe('planMachine: deletion', () => {
     it("releases the provider's finalizer once a scale-down deleted its Machine", () => {
       const world = roundTrippedWorld();
       markDeleted(world.mapi);
+      machineApiOperatorFinishes(world);
       world.converge();
       expect(world.mirror).to.equal(undefined);
       collectOrphanedInfrastructure(world);
