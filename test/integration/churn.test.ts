@@ -92,13 +92,15 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
     await writesQuiet(writes, 5_000);
     const created = writes.take();
     // Per MachineSet: finalizer, True (MAPI patches); the mirror; its
-    // template; the mirror's status. machine-api-operator writes MAPI status as a merge patch of
-    // its whole conditions list (client.MergeFrom, no resourceVersion): when its view predates
-    // our condition, it drops it and we write it once more. It also changes the replica counts
-    // twice (observedGeneration, then the Machine it created), each copied to the mirror once.
+    // template; the mirror's status. machine-api-operator copies spec.authoritativeAPI into
+    // status as we do, and whichever comes first writes it. It writes MAPI status as a merge
+    // patch of its whole conditions list (client.MergeFrom, no resourceVersion): when its view
+    // predates our condition, it drops it and we write it once more. It also changes the replica
+    // counts twice (observedGeneration, then the Machine it created), each copied to the mirror
+    // once.
     const createdReport = JSON.stringify(created.busiest);
     const creationLimits: Record<string, number> = {
-      'machine.openshift.io/v1beta1/MachineSet patch': 3,
+      'machine.openshift.io/v1beta1/MachineSet patch': 4,
       'cluster.x-k8s.io/v1beta2/MachineSet create': 1,
       'infrastructure.cluster.x-k8s.io/v1beta2/AWSMachineTemplate create': 1,
       'cluster.x-k8s.io/v1beta2/MachineSet patch': 2,

@@ -234,6 +234,7 @@ describe('the ClusterOperator', function () {
         : r,
     );
     const clusterScoped: ManifestObject[] = [];
+    let program: ProgramProcess | undefined;
     try {
       for (const object of roles) {
         await client.create(await client.locate(object), object);
@@ -243,7 +244,7 @@ describe('the ClusterOperator', function () {
       names.push('mapi-capi-sync');
       await deleteClusterOperator('mapi-capi-sync');
       await createMachineSet(ns.mapiNamespace, awsMachineSet('refused', ns.mapiNamespace));
-      startFor(ns, 'mapi-capi-sync', [`--kubeconfig=${kubeconfig}`]);
+      program = startFor(ns, 'mapi-capi-sync', [`--kubeconfig=${kubeconfig}`]);
       const co = await waitConditions('mapi-capi-sync', {
         Degraded: { status: 'True', reason: 'WritesRefused' },
       });
@@ -257,6 +258,9 @@ describe('the ClusterOperator', function () {
       // refused on purpose: not a defect for the root hook to report
       await acknowledgeControllerDenials();
     } finally {
+      // stopped before its grants go, or its next read would be refused
+      program?.kill('SIGTERM');
+      await program?.exit(60_000);
       for (const object of clusterScoped) {
         await client
           .locate(object)
