@@ -42,6 +42,7 @@ $CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsclusters.yaml $CAPA_CO
 $CAPA config/crd/bases/infrastructure.cluster.x-k8s.io_awsclustertemplates.yaml $CAPA_CONTRACT
 $CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachinetemplates.yaml $CAPO_CONTRACT
 $CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackmachines.yaml $CAPO_CONTRACT
+$CAPO config/crd/bases/infrastructure.cluster.x-k8s.io_openstackservers.yaml
 $CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachinetemplates.yaml $CAPG_CONTRACT
 $CAPG config/crd/bases/infrastructure.cluster.x-k8s.io_gcpmachines.yaml $CAPG_CONTRACT
 $CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml $CAPZ_CONTRACT

@@ -21,7 +21,9 @@ import {
   INFRASTRUCTURE_NAME,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
+  resourcePath,
 } from '../kube/resources.js';
+import { isNotFound } from '../kube/errors.js';
 import { createObjectWriter } from '../kube/writer.js';
 import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
@@ -38,7 +40,7 @@ import {
 } from './controllers.js';
 import { machineReconciler, type MachineReconciler } from './machine-reconciler.js';
 import { KindInformers, Manager } from './manager.js';
-import { clusterPlatform } from './mirror-reconciler.js';
+import { clusterPlatform, infrastructureResource } from './mirror-reconciler.js';
 import {
   machineSetReconciler,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
@@ -178,10 +180,16 @@ function reconcilers(
     asCache(sources.templates.for(converter.template));
   const infrastructureMachines = (converter: PlatformConverter) =>
     converter.machine ? asCache(sources.infrastructureMachines.for(converter.machine)) : undefined;
+  // Only once syncCaches found the cluster serves them (CAPO before v0.11 makes none).
+  const instanceObjects = (converter: PlatformConverter) => {
+    const kind = converter.machine?.instance?.kind;
+    const informer = kind ? sources.infrastructureMachines.get(kind) : undefined;
+    return informer && asCache(informer);
+  };
   return {
     reconciler: machineSetReconciler({ caches: { ...caches, templates }, ...shared }),
     machineReconciler: machineReconciler({
-      caches: { ...caches, infrastructureMachines },
+      caches: { ...caches, infrastructureMachines, instanceObjects },
       ...shared,
     }),
   };
@@ -267,7 +275,31 @@ async function syncCaches(
   if (!converter) return;
   sources.templates.for(converter.template);
   if (converter.machine) sources.infrastructureMachines.for(converter.machine);
+  const instance = converter.machine?.instance;
+  if (instance && (await serves(options, instance))) sources.infrastructureMachines.for(instance);
   await manager.waitForSync(signal);
+}
+
+/**
+ * Whether the API server serves an optional provider kind in the CAPI namespace: a list of one
+ * answers 404 when it does not. Any other answer starts its informer, which retries and reports.
+ */
+async function serves(
+  { client, capiNamespace, logger }: ControllerOptions,
+  type: { apiVersion: string; kind: string; plural: string },
+): Promise<boolean> {
+  const path = resourcePath({ ...infrastructureResource(type), namespace: capiNamespace });
+  try {
+    await client.request('GET', path, { query: { limit: '1' } });
+    return true;
+  } catch (err) {
+    if (!isNotFound(err)) return true;
+    logger.info('the cluster serves no such kind; none is paused with its machine', {
+      kind: type.kind,
+      apiVersion: type.apiVersion,
+    });
+    return false;
+  }
 }
 
 /** Resolves true once the workers (if they run) finished, false when the deadline came first. */

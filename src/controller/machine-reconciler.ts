@@ -1,10 +1,11 @@
 // Reconciles one Machine (by name): the per-Machine migration handshake first, then the Machine
-// sync, on what the caches hold of both sides, the infrastructure machine and the owning
-// MachineSets.
+// sync, on what the caches hold of both sides, the infrastructure machine (and the provider's
+// instance object) and the owning MachineSets.
 import type {
   CapiMachine,
   CapiMachineSet,
   InfrastructureMachine,
+  KubeObject,
   MapiMachine,
   MapiMachineSet,
 } from '../api/types.js';
@@ -16,6 +17,7 @@ import { planMachine } from '../sync/machine/plan.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
 import { MachineReason } from '../sync/conditions.js';
 import {
+  infrastructureResource,
   mirrorReconciler,
   type ClusterCaches,
   type MirrorKind,
@@ -33,6 +35,8 @@ export interface MachineCaches extends ClusterCaches {
   infrastructureMachines(
     converter: PlatformConverter,
   ): ObjectCache<InfrastructureMachine> | undefined;
+  /** The cache of the platform's instance objects (machine.instance), when the cluster serves them. */
+  instanceObjects?(converter: PlatformConverter): ObjectCache<KubeObject> | undefined;
 }
 
 export type MachineReconcilerOptions = MirrorReconcilerOptions<MachineCaches>;
@@ -51,14 +55,16 @@ const MACHINE: MirrorKind<MachineObserved, MachineCaches, InfrastructureMachine>
     },
   // Besides both sides: the infrastructure machine, the MachineSets.
   observe: (caches, observed, infrastructureMachines) => {
-    const { mapiNamespace, capiNamespace, name, mapi, mirror } = observed;
+    const { mapiNamespace, capiNamespace, name, mapi, mirror, converter } = observed;
     const infraName = mirror?.spec.infrastructureRef?.name ?? name;
+    const instanceObjects = converter && caches.instanceObjects?.(converter);
     const setName =
       (mapi && owningMachineSetName(mapi, MAPI_GROUP_PREFIX)) ??
       (mirror && owningMachineSetName(mirror, CAPI_GROUP_PREFIX));
     return {
       ...observed,
       infrastructureMachine: infrastructureMachines?.get(`${capiNamespace}/${infraName}`),
+      instanceObject: instanceObjects?.get(`${capiNamespace}/${infraName}`),
       mapiMachineSet: setName
         ? caches.mapiMachineSets.get(`${mapiNamespace}/${setName}`)
         : undefined,
@@ -69,10 +75,17 @@ const MACHINE: MirrorKind<MachineObserved, MachineCaches, InfrastructureMachine>
   },
   handshake: planMachineMigration,
   sync: planMachine,
-  writes: (caches) => [
-    { resource: MAPI_MACHINE, cache: caches.mapiMachines },
-    { resource: CAPI_MACHINE, cache: caches.capiMachines },
-  ],
+  writes: (caches, converter) => {
+    const instance = converter?.machine?.instance;
+    const instances = instance && converter && caches.instanceObjects?.(converter);
+    return [
+      { resource: MAPI_MACHINE, cache: caches.mapiMachines },
+      { resource: CAPI_MACHINE, cache: caches.capiMachines },
+      ...(instance && instances
+        ? [{ resource: infrastructureResource(instance), cache: instances }]
+        : []),
+    ];
+  },
   refusalReasons: {
     mapi: MachineReason.MapiUpdateFailed,
     capiCreate: MachineReason.CreateFailed,

@@ -80,7 +80,7 @@ export interface MirrorKind<
   /** The sync's next write, or done. */
   sync(observed: O): Step;
   /** The resources its steps write besides the infrastructure objects, with their caches. */
-  writes(caches: C): CachedResource[];
+  writes(caches: C, converter: PlatformConverter | undefined): CachedResource[];
   /** How a refused write whose step names no failure reason is reported. */
   refusalReasons: RefusalReasons;
 }
@@ -127,7 +127,7 @@ export function mirrorReconciler<
           resource: infrastructureResource(infrastructure.type),
           cache: infrastructure.cache,
         };
-        return [...kind.writes(caches), ...(written ? [written] : [])];
+        return [...kind.writes(caches, observed.converter), ...(written ? [written] : [])];
       },
       reportedOn: (observed) => observed.mapi,
       refusalReasons: kind.refusalReasons,

@@ -54,6 +54,12 @@ export interface PlatformConverter {
      */
     finalizer: string;
     identity(providerID: string): Conversion<Record<string, unknown>>;
+    /**
+     * An object the provider makes for each machine under the machine's name, whose own
+     * controller acts on the instance (CAPO's OpenStackServer deletes the server when deleted):
+     * paused and unpaused with the infrastructure machine, and let go like it.
+     */
+    instance?: { apiVersion: string; kind: string; plural: string; finalizer: string };
   };
   /** MAPI → CAPI: the providerSpec as the machine template's spec. */
   convert(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;

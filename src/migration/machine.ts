@@ -1,6 +1,6 @@
 // The migration handshake of one Machine: the shared handshake (handshake.ts) over the MAPI
-// Machine, its CAPI Machine and its infrastructure machine, which is paused and unpaused
-// with the CAPI Machine. Pure.
+// Machine, its CAPI Machine and its infrastructure machine (with the provider's instance object
+// under it, CAPO's OpenStackServer), which are paused and unpaused with the CAPI Machine. Pure.
 import type { MachineObserved } from '../sync/machine/observed.js';
 import type { Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
@@ -11,9 +11,9 @@ import { MigrationReason } from './status.js';
  * migration wanted, the Machine is being deleted, or waiting with the reason already on it).
  */
 export function planMachineMigration(o: MachineObserved): Step | undefined {
-  const { mapi, infrastructureMachine } = o;
+  const { mapi, infrastructureMachine, instanceObject } = o;
   if (!mapi) return undefined;
-  const companions = infrastructureMachine ? [infrastructureMachine] : [];
+  const companions = [infrastructureMachine, instanceObject].filter((c) => c !== undefined);
   return planHandshake({
     kind: 'Machine',
     noun: 'machine',

@@ -3,7 +3,12 @@
 // migration moves the machines a MachineSet has, and never creates or deletes one.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import type { JsonPatchOperation, MapiCondition } from '../../src/api/types.js';
+import type {
+  InfrastructureMachine,
+  JsonPatchOperation,
+  KubeObject,
+  MapiCondition,
+} from '../../src/api/types.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
@@ -28,6 +33,7 @@ import {
   names,
 } from '../support/machines.js';
 import { adminObjects } from '../support/cluster.js';
+import { openstackFixture } from '../support/fixtures/openstack.js';
 
 const WAIT = { timeoutMs: 90_000 };
 
@@ -542,3 +548,86 @@ async function provisionInfrastructure(namespace: string, machineNames: string[]
     );
   }
 }
+
+describe("CAPO's OpenStackServer, on OpenStack", function () {
+  this.timeout(300_000);
+  const OPENSTACK_MACHINES = {
+    group: 'infrastructure.cluster.x-k8s.io',
+    version: 'v1beta1',
+    plural: 'openstackmachines',
+  };
+  const SERVERS = {
+    group: 'infrastructure.cluster.x-k8s.io',
+    version: 'v1alpha1',
+    plural: 'openstackservers',
+  };
+  const SERVER_FINALIZER = 'openstackserver.infrastructure.cluster.x-k8s.io';
+
+  before(() => setInfrastructure(openstackFixture.infrastructure));
+  after(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('is paused under MachineAPI; a deleted paused mirror takes it along and the server stays', async () => {
+    const c = await start();
+    const api = adminObjects();
+    await createMachineSet(c.mapiNamespace, openstackFixture.machineSet('os', c.mapiNamespace));
+    const machine = await eventually(async () => {
+      const list = await api.list<InfrastructureMachine>({
+        ...OPENSTACK_MACHINES,
+        namespace: c.capiNamespace,
+      });
+      expect(list.items).to.have.length(1);
+      return list.items[0]!;
+    }, WAIT);
+    const name = machine.metadata.name;
+    const mapiUid = uidOf(await mapiMachines(c), name);
+    const at = { ...SERVERS, namespace: c.capiNamespace, name };
+    const server = () =>
+      api.get<KubeObject>(at).catch((err: { code?: number }) => {
+        if (err.code === 404) return undefined;
+        throw err;
+      });
+    // What CAPO makes for an OpenStackMachine it reconciled while Cluster API was authoritative.
+    const spec = machine.spec;
+    await api.create(at, {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+      kind: 'OpenStackServer',
+      metadata: {
+        name,
+        labels: { 'cluster.x-k8s.io/cluster-name': 'demo-abc12' },
+        finalizers: [SERVER_FINALIZER],
+        ownerReferences: [
+          {
+            apiVersion: machine.apiVersion,
+            kind: machine.kind,
+            name,
+            uid: machine.metadata.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      spec: {
+        identityRef: spec.identityRef,
+        image: spec.image,
+        flavor: spec.flavor,
+        ports: spec.ports ?? [{}],
+        sshKeyName: spec.sshKeyName ?? '',
+      },
+    });
+    await eventually(async () => {
+      expect((await server())?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+    }, WAIT);
+
+    // A person deletes the paused CAPI Machine: the garbage collector takes the OpenStackMachine,
+    // then the server; paused, CAPO never deletes its instance, and we let it go.
+    const mirrorUid = uidOf(await capiMachines(c), name);
+    await deleteOne(CAPI_MACHINES, c.capiNamespace, name);
+    await eventually(async () => {
+      expect(await server(), 'the server object let go').to.equal(undefined);
+      const mirror = uidOf(await capiMachines(c), name);
+      expect(mirror, 'the mirror created again').to.be.a('string').and.not.equal(mirrorUid);
+      expect(uidOf(await mapiMachines(c), name), 'the MAPI Machine untouched').to.equal(mapiUid);
+      await expectNothingTerminating(c);
+    }, WAIT);
+  });
+});

@@ -389,7 +389,8 @@ describe('deployment manifests', function () {
         );
         expect(['bind', 'escalate', 'impersonate', 'deletecollection']).to.not.include(g.verb);
         // patch only where it is guarded: finalizers (JSON-patch test), owned status fields and
-        // annotations (resourceVersion), on the MachineSets, Machines and infrastructure machines
+        // annotations (resourceVersion), on the MachineSets, Machines, infrastructure machines
+        // and CAPO's OpenStackServers
         if (g.verb === 'patch') {
           expect(
             [
@@ -398,6 +399,7 @@ describe('deployment manifests', function () {
               'machines',
               'machines/status',
               ...INFRASTRUCTURE_MACHINE_RESOURCES,
+              'openstackservers',
             ],
             permissionKey(g),
           ).to.include(g.resource);

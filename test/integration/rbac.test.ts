@@ -114,6 +114,13 @@ const NOT_EXERCISED_HERE: readonly {
     timing: true,
   },
   {
+    apiGroup: 'infrastructure.cluster.x-k8s.io',
+    resources: ['openstackservers'],
+    verbs: ['patch'],
+    reason:
+      "CAPO's OpenStackServer is paused with its machine and let go when deleted paused; CAPO makes one only while Cluster API is authoritative, exercised in test/integration/machines.test.ts",
+  },
+  {
     apiGroup: 'machine.openshift.io',
     resources: ['machinesets/finalizers'],
     verbs: ['update'],

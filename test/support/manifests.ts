@@ -336,6 +336,12 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
       patch: 'pausing and unpausing in the migration handshake (src/migration/)',
     }),
   ),
+  ...usage(CAPI_NAMESPACE, 'infrastructure.cluster.x-k8s.io', 'openstackservers', {
+    list: "CAPO's OpenStackServer informer on OpenStack, when the cluster serves them (controller.ts)",
+    watch: 'OpenStackServer informer',
+    patch:
+      'pausing and unpausing with its machine; its finalizer let go when deleted paused (src/sync/machine/)',
+  }),
   ...usage(CAPI_NAMESPACE, 'coordination.k8s.io', 'leases', {
     create:
       'leader election: the Lease (--leader-elect-id) is created once (src/kube/leader-election.ts)',

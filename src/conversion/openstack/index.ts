@@ -17,6 +17,13 @@ export const openstackConverter: PlatformConverter = {
     plural: 'openstackmachines',
     finalizer: 'openstackmachine.infrastructure.cluster.x-k8s.io',
     identity: openstackMachineIdentity,
+    // CAPO (v0.11 and later) creates one for each OpenStackMachine it reconciles
+    instance: {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+      kind: 'OpenStackServer',
+      plural: 'openstackservers',
+      finalizer: 'openstackserver.infrastructure.cluster.x-k8s.io',
+    },
   },
   toMapi: openstackToMapi,
 };

@@ -2,7 +2,7 @@
 // infrastructure machine, whose provider's finalizer stays on it after a round trip through
 // Cluster API (the provider never removes it from a paused object), and the MachineSet whose
 // deletion takes its Machines along. Pure.
-import type { MapiMachine } from '../../api/types.js';
+import type { KubeObject, MapiMachine } from '../../api/types.js';
 import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../../model/markers.js';
 import { planDeletion, planWithoutMapi, releaseMirror, type DeletionKind } from '../deletion.js';
 import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
@@ -31,19 +31,27 @@ function machineApiOperatorDeleting(mapi: ReportingObject): string | undefined {
 }
 
 /**
- * A paused infrastructure machine being deleted: the provider never acts on it, so its finalizer
- * goes with ours, unless an unpaused CAPI Machine (Cluster API authoritative) still owns it.
+ * A paused provider object being deleted (the infrastructure machine, the instance object under
+ * it): the provider never acts on it, so its finalizer goes with ours, unless an unpaused CAPI
+ * Machine (Cluster API authoritative) still owns it.
  */
-export function releaseDeletedInfrastructureMachine(o: MachineObserved): Step | undefined {
-  const { infrastructureMachine: infra, mirror } = o;
-  const providerFinalizer = o.converter?.machine?.finalizer;
-  if (!infra || !providerFinalizer || !isDeleting(infra) || !isPaused(infra)) return undefined;
-  if (mirror && !isPaused(mirror)) return undefined;
-  return removeFinalizers(
-    infra,
-    [FINALIZER, providerFinalizer],
-    `releasing the deleted paused ${infra.kind} (our and the provider's finalizers)`,
-  );
+export function releaseDeletedProviderObjects(o: MachineObserved): Step | undefined {
+  if (o.mirror && !isPaused(o.mirror)) return undefined;
+  const machine = o.converter?.machine;
+  const objects: [KubeObject | undefined, string | undefined][] = [
+    [o.infrastructureMachine, machine?.finalizer],
+    [o.instanceObject, machine?.instance?.finalizer],
+  ];
+  for (const [object, providerFinalizer] of objects) {
+    if (!object || !providerFinalizer || !isDeleting(object) || !isPaused(object)) continue;
+    const release = removeFinalizers(
+      object,
+      [FINALIZER, providerFinalizer],
+      `releasing the deleted paused ${object.kind} (our and the provider's finalizers)`,
+    );
+    if (release) return release;
+  }
+  return undefined;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type SharedMetadata,
 } from '../owned-metadata.js';
 import { reportFailure, warningEvents } from '../report.js';
-import { controllerReference, isOwnedBy, type Step } from '../steps.js';
+import { annotate, controllerReference, isOwnedBy, isPaused, type Step } from '../steps.js';
 import { MACHINES } from './kind.js';
 import { planCapiMachineStatus } from './mirror-status.js';
 import type { MachineObserved } from './observed.js';
@@ -72,13 +72,29 @@ export function planMachineForward(
     ownerReferences: () => machine.metadata.ownerReferences ?? [],
     spec: (mirror) => ({ ...machine.spec, ...pickDefaulted(mirror) }),
     companion: (mirror) =>
-      planInfrastructureMachine(o, mapi, mirror, infrastructureMachine, paused),
+      planInfrastructureMachine(o, mapi, mirror, infrastructureMachine, paused) ??
+      pauseInstanceObject(o, paused),
     status: (mirror) => planCapiMachineStatus(mapi, mirror),
     synchronized: (mirror) =>
       paused
         ? `Mirrored to ${capiName} (paused) with ${mirror.spec.infrastructureRef.kind} ${mirror.spec.infrastructureRef.name}.`
         : `Cluster API is authoritative; the initial synchronization created ${capiName}.`,
   });
+}
+
+/**
+ * Under Machine API, the provider's instance object (an OpenStackServer left from a time under
+ * Cluster API) is paused as the handshake leaves it, even while it is being deleted: unpaused,
+ * its controller would act on the instance Machine API manages.
+ */
+function pauseInstanceObject(o: MachineObserved, paused: boolean): Step | undefined {
+  const object = o.instanceObject;
+  if (!paused || !object || isPaused(object)) return undefined;
+  return annotate(
+    object,
+    { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+    `pausing the ${object.kind} ${object.metadata.name} (Machine API is authoritative)`,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   CapiMachine,
   CapiMachineSet,
   InfrastructureMachine,
+  KubeObject,
   MapiMachine,
   MapiMachineSet,
 } from '../../api/types.js';
@@ -18,6 +19,8 @@ export interface MachineObserved extends SyncObserved {
    * infrastructureRef (or, without a CAPI Machine, of the Machine's name).
    */
   infrastructureMachine?: InfrastructureMachine;
+  /** The provider's per-machine instance object of the same name (an OpenStackServer), if any. */
+  instanceObject?: KubeObject;
   /** The MAPI MachineSet that owns the MAPI Machine, or whose name owns the CAPI Machine. */
   mapiMachineSet?: MapiMachineSet;
   /** The CAPI MachineSet of that same name. */

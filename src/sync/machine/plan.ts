@@ -10,7 +10,7 @@ import {
   planMachineDeletion,
   planMachineWithoutMapi,
   planWhileMachineSetDeleted,
-  releaseDeletedInfrastructureMachine,
+  releaseDeletedProviderObjects,
 } from './deletion.js';
 import { planMachineForward } from './forward.js';
 import { MACHINES } from './kind.js';
@@ -19,7 +19,7 @@ import { planMachineReverse, planMapiMirrorCreation } from './reverse.js';
 
 export function planMachine(o: MachineObserved): Step {
   const { mapi } = o;
-  const infrastructure = releaseDeletedInfrastructureMachine(o);
+  const infrastructure = releaseDeletedProviderObjects(o);
   if (infrastructure) return infrastructure;
   if (!mapi) return planMapiMirrorCreation(o) ?? planMachineWithoutMapi(o);
   // Its MachineSet going takes the Machine along; a Machine being deleted itself follows the

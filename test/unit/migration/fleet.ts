@@ -28,6 +28,8 @@ export class Fleet implements MachinesModel {
   readonly mapi = new Map<string, MapiMachine>();
   readonly capi = new Map<string, CapiMachine>();
   readonly infra = new Map<string, InfrastructureMachine>();
+  /** The provider's instance objects (FakeServer), made by the test where it wants one. */
+  readonly servers = new Map<string, KubeObject>();
   /** Whether each Machine's reconciler runs its handshake. */
   handshakes = true;
   /** Whether machine-api-operator's Machine controller acts. */
@@ -105,6 +107,7 @@ export class Fleet implements MachinesModel {
       mapi: this.mapi.get(name),
       mirror: this.capi.get(name),
       infrastructureMachine: this.infra.get(name),
+      ...(this.servers.has(name) ? { instanceObject: this.servers.get(name) } : {}),
       mapiMachineSet: this.world.mapi,
       capiMachineSet: this.world.mirror,
       cluster: this.world.cluster,
@@ -125,13 +128,15 @@ export class Fleet implements MachinesModel {
     const map =
       object.kind === 'FakeMachine'
         ? this.infra
-        : object.kind !== 'Machine'
-          ? undefined
-          : object.apiVersion.startsWith('machine.openshift.io/')
-            ? this.mapi
-            : this.capi;
+        : object.kind === 'FakeServer'
+          ? this.servers
+          : object.kind !== 'Machine'
+            ? undefined
+            : object.apiVersion.startsWith('machine.openshift.io/')
+              ? this.mapi
+              : this.capi;
     if (!map) return undefined;
-    const objects = map as Map<string, KubeObject>;
+    const objects = map;
     return {
       get: () => objects.get(name),
       set: (value) => (value ? objects.set(name, value) : objects.delete(name)),

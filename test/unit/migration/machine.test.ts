@@ -67,6 +67,22 @@ function expectOn(fleet: Fleet, authority: Authority) {
   expect(condition(machine, 'Synchronized')?.status).to.equal('True');
 }
 
+/** The handshake's writes from ClusterAPI up to waiting for Cluster API's Paused=True. */
+const HAND_BACK_PAUSES = [
+  'entering Migrating (ClusterAPI → MachineAPI)',
+  'pausing the CAPI machine',
+  `pausing the ${INFRA}`,
+];
+
+/** A Machine on ClusterAPI asked back to MachineAPI: Migrating, its CAPI side paused. */
+function pausedForHandBack(): { world: World; fleet: Fleet } {
+  const { world, fleet } = machineWorld('ClusterAPI');
+  wish(world, fleet, 'MachineAPI');
+  run(world, fleet, 3); // Migrating, the CAPI Machine and its infrastructure machine paused
+  expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+  return { world, fleet };
+}
+
 describe('Machine migration handshake', () => {
   it('MachineAPI → ClusterAPI: Migrating, marked, then the infrastructure machine and the CAPI Machine unpaused, in that order', () => {
     const { world, fleet } = machineWorld();
@@ -110,11 +126,7 @@ describe('Machine migration handshake', () => {
     expectOn(fleet, 'ClusterAPI');
     fleet.clusterApi = false;
     wish(world, fleet, 'MachineAPI');
-    expect(run(world, fleet)).to.deep.equal([
-      'entering Migrating (ClusterAPI → MachineAPI)',
-      'pausing the CAPI machine',
-      `pausing the ${INFRA}`,
-    ]);
+    expect(run(world, fleet)).to.deep.equal(HAND_BACK_PAUSES);
     const waiting = condition(fleet.mapi.get('m1'), MIGRATION_CONDITION);
     expect(waiting?.reason).to.equal(MigrationReason.WaitingForPause);
     expect(waiting?.message).to.match(/Cluster API to pause openshift-cluster-api\/m1/);
@@ -319,10 +331,7 @@ describe('Machine migration handshake', () => {
   });
 
   it('ClusterAPI → MachineAPI, the CAPI Machine deleted mid-hand-over: both unpaused again, ClusterAPI stays authoritative', () => {
-    const { world, fleet } = machineWorld('ClusterAPI');
-    wish(world, fleet, 'MachineAPI');
-    run(world, fleet, 3); // Migrating, the CAPI Machine and its infrastructure machine paused
-    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+    const { world, fleet } = pausedForHandBack();
     fleet.capi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
     fleet.infra.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
     const notes = run(world, fleet);
@@ -339,10 +348,7 @@ describe('Machine migration handshake', () => {
   });
 
   it('ClusterAPI → MachineAPI, the MAPI Machine deleted mid-hand-over: the hand-back stops, both unpaused before it goes', () => {
-    const { world, fleet } = machineWorld('ClusterAPI');
-    wish(world, fleet, 'MachineAPI');
-    run(world, fleet, 3); // Migrating, the CAPI Machine and its infrastructure machine paused
-    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+    const { world, fleet } = pausedForHandBack();
     fleet.mapi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
     expect(run(world, fleet)).to.deep.equal([
       `unpausing the ${INFRA}: the MAPI machine is being deleted`,
@@ -362,6 +368,34 @@ describe('Machine migration handshake', () => {
     fleet.mapi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
     expect(fleet.plan('m1')).to.equal(undefined);
     expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+  });
+
+  it("the provider's instance object (CAPO's OpenStackServer) is paused and unpaused with the infrastructure machine", () => {
+    const { world, fleet } = machineWorld('ClusterAPI');
+    fleet.servers.set('m1', {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+      kind: 'FakeServer',
+      metadata: { name: 'm1', namespace: 'openshift-cluster-api', uid: 'uid-server-m1' },
+    });
+    const server = () => fleet.servers.get('m1')?.metadata.annotations?.[PAUSED_ANNOTATION];
+    fleet.clusterApi = false;
+    wish(world, fleet, 'MachineAPI');
+    expect(run(world, fleet)).to.deep.equal([
+      ...HAND_BACK_PAUSES,
+      'pausing the FakeServer openshift-cluster-api/m1',
+    ]);
+    expect(server()).to.not.equal(undefined);
+    fleet.clusterApi = true;
+    world.othersAct();
+    run(world, fleet);
+    expectOn(fleet, 'MachineAPI');
+    wish(world, fleet, 'ClusterAPI');
+    expect(run(world, fleet)).to.include.members([
+      `unpausing the ${INFRA}`,
+      'unpausing the FakeServer openshift-cluster-api/m1',
+      'unpausing the CAPI machine',
+    ]);
+    expect(server()).to.equal(undefined);
   });
 
   it('never pauses an infrastructure machine being deleted', () => {

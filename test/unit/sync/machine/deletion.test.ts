@@ -4,12 +4,20 @@ import { expect } from 'chai';
 import type { KubeObject } from '../../../../src/api/types.js';
 import {
   AUTHORITY_ANNOTATION,
+  PAUSED_ANNOTATION,
   CAPI_MACHINE_FINALIZER,
   CLUSTER_API_UID_ANNOTATION,
   FINALIZER,
   MAPI_MACHINE_FINALIZER,
 } from '../../../../src/model/markers.js';
-import { capiCreatedMachine, MachineWorld, NOW, owningMachineSet, storedMachine } from './world.js';
+import {
+  capiCreatedMachine,
+  MachineWorld,
+  NAME,
+  NOW,
+  owningMachineSet,
+  storedMachine,
+} from './world.js';
 
 /** What the other controllers add: Cluster API's finalizer, machine-api-operator's. */
 function addForeignFinalizers(world: MachineWorld): void {
@@ -296,5 +304,74 @@ describe('planMachine: deletion', () => {
       ).to.deep.equal([]);
       expect(world.infra?.metadata.finalizers).to.deep.equal([PROVIDER_FINALIZER]);
     });
+  });
+});
+
+describe("planMachine: the provider's instance object (CAPO's OpenStackServer)", () => {
+  const SERVER = {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+    kind: 'FakeServer',
+    plural: 'fakeservers',
+    finalizer: 'fakeserver.infrastructure.cluster.x-k8s.io',
+  };
+
+  /** A MachineAPI Machine after a round trip: the provider's server, unpaused, with its finalizer. */
+  function withServer(world: MachineWorld, paused: boolean): MachineWorld {
+    world.converter = {
+      ...world.converter,
+      machine: { ...world.converter.machine!, instance: SERVER },
+    };
+    world.instance = {
+      apiVersion: SERVER.apiVersion,
+      kind: SERVER.kind,
+      metadata: {
+        name: NAME,
+        namespace: 'openshift-cluster-api',
+        uid: 'server-uid',
+        resourceVersion: '9',
+        finalizers: [SERVER.finalizer],
+        ...(paused ? { annotations: { [PAUSED_ANNOTATION]: '' } } : {}),
+      },
+    };
+    return world;
+  }
+
+  it('under MachineAPI, an unpaused one is paused: its controller must not act on the instance', () => {
+    const world = withServer(machineApiWorld(), false);
+    const steps = world.converge();
+    expect(steps.map((s) => s.note)).to.deep.equal([
+      `pausing the FakeServer ${NAME} (Machine API is authoritative)`,
+    ]);
+    expect(world.instance?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+  });
+
+  it('under MachineAPI, one being deleted unpaused is paused first, then let go: the instance stays', () => {
+    const world = withServer(machineApiWorld(), false);
+    markDeleted(world.instance);
+    const steps = world.converge();
+    expect(steps.map((s) => s.note)).to.deep.equal([
+      `pausing the FakeServer ${NAME} (Machine API is authoritative)`,
+      "releasing the deleted paused FakeServer (our and the provider's finalizers)",
+    ]);
+    expect(world.instance).to.equal(undefined);
+    expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
+  });
+
+  it('the paused mirror deleted by someone: the paused server the garbage collector deletes is let go', () => {
+    const world = withServer(machineApiWorld(), true);
+    markDeleted(world.mirror);
+    markDeleted(world.instance);
+    world.converge();
+    expect(world.instance).to.equal(undefined);
+  });
+
+  it('under ClusterAPI, it is Cluster API’s: never paused, never released by us', () => {
+    const world = withServer(clusterApiWorld(), false);
+    markDeleted(world.instance);
+    const steps = world.converge();
+    expect(steps.filter((s) => s.kind !== 'done' && s.object.kind === SERVER.kind)).to.deep.equal(
+      [],
+    );
+    expect(world.instance?.metadata.finalizers).to.deep.equal([SERVER.finalizer]);
   });
 });

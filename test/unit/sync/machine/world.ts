@@ -14,6 +14,7 @@ import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
 import { planMachine } from '../../../../src/sync/machine/plan.js';
 import type { MachineObserved } from '../../../../src/sync/machine/observed.js';
 import type { Step } from '../../../../src/sync/steps.js';
+import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { applyPatch } from '../../../support/patch.js';
 import {
   AWS,
@@ -98,6 +99,9 @@ export class MachineWorld {
   mapi?: MapiMachine;
   mirror?: CapiMachine;
   infra?: InfrastructureMachine;
+  /** The provider's instance object (of the converter's machine.instance kind). */
+  instance?: KubeObject;
+  converter: PlatformConverter = AWS.converter;
   mapiMachineSet?: MapiMachineSet = owningMachineSet();
   capiMachineSet?: CapiMachineSet = CAPI_MACHINE_SET;
   cluster?: KubeObject = CLUSTER;
@@ -116,11 +120,12 @@ export class MachineWorld {
       mapi: this.mapi,
       mirror: this.mirror,
       infrastructureMachine: this.infra,
+      ...(this.instance ? { instanceObject: this.instance } : {}),
       mapiMachineSet: this.mapiMachineSet,
       capiMachineSet: this.capiMachineSet,
       cluster: this.cluster,
       infrastructure: AWS.infrastructure,
-      converter: AWS.converter,
+      converter: this.converter,
       platform: AWS.platform,
       now: NOW,
     };
@@ -204,6 +209,9 @@ export class MachineWorld {
     }
     if (object.apiVersion.startsWith('cluster.x-k8s.io/') && object.kind === 'Machine') {
       return { get: () => this.mirror, set: (v) => (this.mirror = v as CapiMachine | undefined) };
+    }
+    if (object.kind === this.converter.machine?.instance?.kind) {
+      return { get: () => this.instance, set: (v) => (this.instance = v) };
     }
     return {
       get: () => this.infra,
