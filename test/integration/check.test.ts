@@ -16,6 +16,7 @@ import {
   CLUSTER_ROLE_BINDING,
   ROLE,
   ROLE_BINDING,
+  SECRET,
 } from '../../src/kube/builtin-resources.js';
 import {
   adminObjects,
@@ -102,6 +103,19 @@ async function dryRunCreate(object: KubeObject): Promise<void> {
   );
 }
 
+/** The user-data Secret the fixtures' machines boot from, as cluster-capi-operator copies it. */
+async function createUserData(namespace: string): Promise<void> {
+  await adminObjects().create(
+    { ...SECRET, namespace },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'worker-user-data' },
+      stringData: { userData: '{"ignition":{"version":"3.2.0"}}' },
+    },
+  );
+}
+
 describe('mapi-capi-sync check', function () {
   this.timeout(180_000);
 
@@ -126,6 +140,7 @@ describe('mapi-capi-sync check', function () {
     // From here on only check and the neighbours run; the neighbours settle first.
     await c.stop();
     const dryRunNamespace = await testNamespace('check');
+    await createUserData(dryRunNamespace);
     const namespaces = [c.mapiNamespace, c.capiNamespace, dryRunNamespace];
     let before: Record<string, string> = {};
     await eventually(
@@ -247,7 +262,37 @@ describe('mapi-capi-sync check', function () {
     ]);
   });
 
-  it('needs only to list MachineSets and get the Infrastructure (and MachineAutoscalers, if it may)', async () => {
+  it('holds a MachineSet whose bootstrap Secret Cluster API would not find, and says how to copy it', async () => {
+    await setInfrastructure(DEFAULT_INFRASTRUCTURE);
+    const namespace = await testNamespace('check');
+    const capiNamespace = await testNamespace('check-capi');
+    await createMachineSet(namespace, awsMachineSet('boot', namespace, { replicas: 0 }));
+    const args = [
+      ...['--kubeconfig', controlPlane().kubeconfigPath, '--mapi-namespace', namespace],
+      ...['--capi-namespace', capiNamespace, '-o', 'json'],
+    ];
+    const bootstrap = async () => {
+      const run = await check(args);
+      expect(run.stderr).to.equal('');
+      const [report] = (JSON.parse(run.stdout) as CheckDocument).machineSets;
+      return report!.blocking.filter((p) => p.path.endsWith('userDataSecret.name'));
+    };
+    const [problem, ...more] = await bootstrap();
+    expect(more).to.deep.equal([]);
+    expect(problem).to.deep.include({
+      stage: 'migration',
+      path: 'spec.template.spec.providerSpec.value.userDataSecret.name',
+    });
+    expect(problem!.message).to.match(
+      new RegExp(
+        `^names the Secret worker-user-data, which does not exist in ${capiNamespace}, where Cluster API reads it: .*\\(oc get secret worker-user-data -n ${namespace} -o json`,
+      ),
+    );
+    await createUserData(capiNamespace);
+    expect(await bootstrap()).to.deep.equal([]);
+  });
+
+  it('needs only to list MachineSets and get the Infrastructure (and MachineAutoscalers and Secrets, if it may)', async () => {
     await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     const namespace = await testNamespace('check');
     await createMachineSet(namespace, awsMachineSet('good', namespace, { replicas: 0 }));
@@ -317,10 +362,13 @@ describe('mapi-capi-sync check', function () {
       ]);
       // Never synchronized (no controller here): the gate holds it, and check says so.
       expect(result.code).to.equal(1);
-      // MachineAutoscalers it may not list: said, not fatal
-      expect(document.notes).to.have.length(1);
+      // MachineAutoscalers it may not list, Secrets it may not get: said, not fatal
+      expect(document.notes).to.have.length(2);
       expect(document.notes[0]).to.match(
         /^MachineAutoscalers not checked: cannot list machineautoscalers\.autoscaling\.openshift\.io in check-[0-9a-f]+: .*forbidden/,
+      );
+      expect(document.notes[1]).to.match(
+        /^bootstrap Secrets in openshift-cluster-api not checked: cannot get secrets in openshift-cluster-api: .*forbidden/,
       );
 
       // Without the right to list, a clear one-line refusal and exit code 2.

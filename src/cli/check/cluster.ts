@@ -18,6 +18,7 @@ import {
   resourcePath,
   type Resource,
 } from '../../kube/resources.js';
+import { SECRET } from '../../kube/builtin-resources.js';
 import { CheckInputError } from './flags.js';
 
 const PAGE_SIZE = 500;
@@ -86,6 +87,44 @@ export async function readCluster(
       }),
     ]);
     return { machineSets, ...(infrastructure ? { infrastructure } : {}), autoscalers };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * Which of the named Secrets do not exist in `namespace` (one GET each; nothing else is read), or
+ * why they could not be looked for.
+ */
+export async function readMissingSecrets(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  names: readonly string[],
+  timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  env: Record<string, string | undefined> = process.env,
+): Promise<{ missing: Set<string> } | { notRead: string }> {
+  if (names.length === 0) return { missing: new Set() };
+  const client = new KubeClient(clusterAccess(currentContext(kubeConfig), { env }), {
+    timeoutMs,
+    userAgent: 'mapi-capi-sync-check',
+  });
+  try {
+    const found = await Promise.all(
+      names.map((name) =>
+        client
+          .request('GET', `${resourcePath({ ...SECRET, namespace })}/${encodeURIComponent(name)}`)
+          .then(
+            () => true,
+            (err: unknown) => {
+              if (isNotFound(err)) return false;
+              throw err;
+            },
+          ),
+      ),
+    );
+    return { missing: new Set(names.filter((_, i) => !found[i])) };
+  } catch (err) {
+    return { notRead: failure(err, `cannot get secrets in ${namespace}`, client.server).message };
   } finally {
     client.close();
   }

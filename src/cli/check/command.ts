@@ -3,7 +3,13 @@ import { readFile } from 'node:fs/promises';
 import type { MapiMachineSet } from '../../api/types.js';
 import { strayAutoscalers } from './autoscalers.js';
 import { describeError } from '../../kube/errors.js';
-import { loadKubeConfig, readCluster, type ClusterRead } from './cluster.js';
+import {
+  bootstrapSecretNotes,
+  bootstrapSecretsToRead,
+  withBootstrapSecret,
+  type BootstrapSecrets,
+} from './bootstrap-secret.js';
+import { loadKubeConfig, readCluster, readMissingSecrets, type ClusterRead } from './cluster.js';
 import { CHECK_USAGE, CheckInputError, parseCheckFlags, type CheckFlags } from './flags.js';
 import { parseMachineSets } from './input.js';
 import { render } from './render.js';
@@ -28,9 +34,11 @@ export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
       await write(io.stdout, CHECK_USAGE);
       return 0;
     }
-    const { machineSets, facts, autoscalers: read } = await readInput(flags, io);
-    const reports = machineSets.map((machineSet) => reportMachineSet(machineSet, facts));
-    const notes = autoscalerNotes(read, machineSets);
+    const { machineSets, facts, autoscalers: read, readSecrets } = await readInput(flags, io);
+    let reports = machineSets.map((machineSet) => reportMachineSet(machineSet, facts));
+    const secrets = await readSecrets?.(bootstrapSecretsToRead(reports));
+    if (secrets) reports = reports.map((report) => withBootstrapSecret(report, secrets));
+    const notes = [...autoscalerNotes(read, machineSets), ...bootstrapSecretNotes(secrets)];
     await write(
       io.stdout,
       render(reports, flags.output, flags.source.kind === 'files' ? 'files' : 'cluster', notes),
@@ -47,7 +55,13 @@ export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
 async function readInput(
   flags: CheckFlags,
   io: CheckIo,
-): Promise<{ machineSets: MapiMachineSet[]; facts: CheckFacts; autoscalers?: AutoscalersRead }> {
+): Promise<{
+  machineSets: MapiMachineSet[];
+  facts: CheckFacts;
+  autoscalers?: AutoscalersRead;
+  /** From a cluster: which of the named bootstrap Secrets the Cluster API namespace lacks. */
+  readSecrets?: (names: string[]) => Promise<BootstrapSecrets>;
+}> {
   const given = {
     capiNamespace: flags.capiNamespace,
     ...(flags.infrastructureName ? { infrastructureName: flags.infrastructureName } : {}),
@@ -78,6 +92,10 @@ async function readInput(
       ...(Array.isArray(autoscalers) ? { autoscalers } : {}),
     },
     autoscalers,
+    readSecrets: async (names) => ({
+      namespace: flags.capiNamespace,
+      ...(await readMissingSecrets(kubeConfig, flags.capiNamespace, names, undefined, io.env)),
+    }),
   };
 }
 
