@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MapiMachineSet } from '../src/api/types.js';
+import { SECRET } from '../src/kube/builtin-resources.js';
 import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
 import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
 import { objectsFor } from '../test/support/kube-client.js';
+import { CAPI_MACHINES, provisionInfrastructure } from '../test/support/machines.js';
 import { demoNeighbours, startControlPlane, type ControlPlane } from './control-plane.js';
 import { createControllerNamespaces } from './controller-rbac.js';
 
@@ -54,6 +56,18 @@ const SYNC_COLUMNS = [
 async function seed(plane: ControlPlane): Promise<void> {
   const custom = objectsFor(plane.kubeConfig);
   await createControllerNamespaces(custom, { mapi: MAPI_NAMESPACE, capi: CAPI_NAMESPACE });
+  // The machines' user data, in both namespaces, as the installer and cluster-capi-operator put it.
+  for (const namespace of [MAPI_NAMESPACE, CAPI_NAMESPACE]) {
+    await custom.create(
+      { ...SECRET, namespace },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'worker-user-data' },
+        stringData: { userData: '{"ignition":{"version":"3.2.0"}}' },
+      },
+    );
+  }
   await setInfrastructure(
     {
       infrastructureName: INFRASTRUCTURE_NAME,
@@ -504,6 +518,21 @@ async function waitMachineCount(plane: ControlPlane, name: string, count: number
 }
 
 /**
+ * Reports the instance of each new AWSMachine of the MachineSet as running, as CAPA would (its
+ * controllers need AWS): a machine still provisioning cannot move back to Machine API.
+ */
+async function provisionNewInstances(plane: ControlPlane, name: string): Promise<void> {
+  const api = objectsFor(plane.kubeConfig);
+  const list = await api.list<{ metadata: { name: string }; spec: { providerID?: string } }>(
+    { ...CAPI_MACHINES, namespace: CAPI_NAMESPACE },
+    { labelSelector: `${SET_LABEL}=${name}` },
+  );
+  // Cluster API names each AWSMachine after its Machine.
+  const pending = list.items.filter((m) => !m.spec.providerID).map((m) => m.metadata.name);
+  await provisionInfrastructure(CAPI_NAMESPACE, pending, api);
+}
+
+/**
  * Migrates one MachineSet with its Machines to Cluster API by editing spec, scales it there,
  * and migrates it back. The Machines follow the MachineSet: none is created or deleted.
  */
@@ -523,6 +552,7 @@ async function migrationTour(plane: ControlPlane, name: string): Promise<void> {
   banner(`scaling ${name} to 3 on the Cluster API side, which is authoritative now`);
   scale(plane, 'CAPI', name, 3);
   await waitMachineCount(plane, name, 3);
+  await provisionNewInstances(plane, name);
   console.log(
     '  Cluster API created one machine; its MAPI mirror appears with authority ClusterAPI:',
   );

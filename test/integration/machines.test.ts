@@ -1,7 +1,6 @@
 // Machines mirrored next to machine-api-operator (MachineSet and Machine controllers, with a
 // stand-in actuator) and Cluster API (MachineSet and Machine controllers and webhooks): a
 // migration moves the machines a MachineSet has, and never creates or deletes one.
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type {
   InfrastructureMachine,
@@ -31,6 +30,7 @@ import {
   MAPI_MACHINES,
   mapiMachines,
   names,
+  provisionInfrastructure,
 } from '../support/machines.js';
 import { adminObjects } from '../support/cluster.js';
 import { openstackFixture } from '../support/fixtures/openstack.js';
@@ -524,30 +524,6 @@ describe('the CAPI MachineSet deleted while its MachineSet migrates back', funct
     });
   }
 });
-
-/**
- * What CAPA's AWSMachine controller writes once an instance runs: its identity, and the
- * infrastructure provisioned (status.ready for the v1beta1 contract, initialization for v1beta2).
- */
-async function provisionInfrastructure(namespace: string, machineNames: string[]): Promise<void> {
-  const api = adminObjects();
-  for (const name of machineNames) {
-    const where = { ...AWS_MACHINES, namespace, name };
-    const machine = await api.get<{ spec: { providerID?: string } }>(where);
-    if (!machine.spec.providerID) {
-      const instanceID = `i-${createHash('sha256').update(name).digest('hex').slice(0, 17)}`;
-      await api.patch(where, {
-        type: 'merge',
-        body: { spec: { providerID: `aws:///us-east-1a/${instanceID}`, instanceID } },
-      });
-    }
-    await api.patch(
-      where,
-      { type: 'merge', body: { status: { ready: true, initialization: { provisioned: true } } } },
-      { subresource: 'status' },
-    );
-  }
-}
 
 describe("CAPO's OpenStackServer, on OpenStack", function () {
   this.timeout(300_000);

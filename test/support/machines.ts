@@ -1,5 +1,7 @@
 // Reading the Machines of both sides in the integration tests.
+import { createHash } from 'node:crypto';
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../src/api/types.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
 import { adminObjects } from './cluster.js';
 
 export const MAPI_MACHINES = {
@@ -32,3 +34,31 @@ export const awsMachines = (c: Namespaces) =>
 /** Names, sorted: what a count before and after compares. */
 export const names = (objects: { metadata: { name: string } }[]) =>
   objects.map((o) => o.metadata.name).sort();
+
+/**
+ * What CAPA's AWSMachine controller writes once an instance runs: its identity, and the
+ * infrastructure provisioned (status.ready for the v1beta1 contract, initialization for v1beta2).
+ * Its controllers need AWS and do not run next to the local API server.
+ */
+export async function provisionInfrastructure(
+  namespace: string,
+  machineNames: string[],
+  api: ObjectClient = adminObjects(),
+): Promise<void> {
+  for (const name of machineNames) {
+    const where = { ...AWS_MACHINES, namespace, name };
+    const machine = await api.get<{ spec: { providerID?: string } }>(where);
+    if (!machine.spec.providerID) {
+      const instanceID = `i-${createHash('sha256').update(name).digest('hex').slice(0, 17)}`;
+      await api.patch(where, {
+        type: 'merge',
+        body: { spec: { providerID: `aws:///us-east-1a/${instanceID}`, instanceID } },
+      });
+    }
+    await api.patch(
+      where,
+      { type: 'merge', body: { status: { ready: true, initialization: { provisioned: true } } } },
+      { subresource: 'status' },
+    );
+  }
+}
