@@ -59,6 +59,14 @@ export const SPEC_HASH_ANNOTATION = 'sync.machine.openshift.io/spec-hash';
 export const AUTHORITY_ANNOTATION = 'sync.machine.openshift.io/authoritative-api';
 
 /**
+ * On the paused CAPI mirrors we create: their own uid, recorded once the API server has given
+ * them one. Only a paused mirror that carries its own uid here is ours to delete when its MAPI
+ * side is gone: a copy (`oc get -o yaml`, a backup restored) carries the original's uid, or none,
+ * and so does our finalizer; it is someone else's.
+ */
+export const MIRROR_UID_ANNOTATION = 'sync.machine.openshift.io/mirror-uid';
+
+/**
  * On MAPI MachineSets under ClusterAPI: the uid of the CAPI MachineSet that is
  * authoritative for it. Records that the CAPI side exists(ed), so a deleted
  * one is never recreated by an "initial" sync.

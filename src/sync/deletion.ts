@@ -8,10 +8,10 @@
 // from a paused CAPI object, machine-api-operator's from a MAPI Machine it pauses. Whenever we
 // let such a paused object go, we remove that finalizer too, or it stays Terminating for ever.
 import type { KubeObject } from '../api/types.js';
-import { AUTHORITY_ANNOTATION, FINALIZER } from '../model/markers.js';
+import { AUTHORITY_ANNOTATION, FINALIZER, MIRROR_UID_ANNOTATION } from '../model/markers.js';
 import type { MirrorKind } from './kind.js';
 import { reportFailure, type ReportingObject } from './report.js';
-import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
+import { done, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
 
 /** What the deletion table needs to know of one kind of mirror. */
 export interface DeletionKind extends MirrorKind {
@@ -45,6 +45,12 @@ export interface DeletionObserved {
 /** Our paused mirror of an authoritative MAPI object: nobody else acts on it. */
 export function isOurPausedMirror(mirror: KubeObject): boolean {
   return isPaused(mirror) && mirror.metadata.annotations?.[AUTHORITY_ANNOTATION] === 'MachineAPI';
+}
+
+/** A mirror that records its own uid is one we created: a copy records another, or none. */
+export function isRecordedMirror(mirror: KubeObject): boolean {
+  const uid = mirror.metadata.uid;
+  return uid !== undefined && mirror.metadata.annotations?.[MIRROR_UID_ANNOTATION] === uid;
 }
 
 /** Lets a deleted CAPI object go: our finalizer, and Cluster API's too while it is paused. */
@@ -110,11 +116,13 @@ function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide):
     // the MAPI side.
     if (k.leftovers) return done('waiting for the deleted mirror to go');
   } else if (mirror) {
-    // The CAPI side is, or may become, authoritative: it stays, only our finalizer leaves it.
+    // The CAPI side is, or may become, authoritative: it stays, and is no longer ours (neither
+    // our finalizer nor the record that would have it deleted as our mirror).
     const release = removeFinalizers(
       mirror,
       [FINALIZER],
       `releasing the ${k.capiNoun} of a deleted ${k.mapiNoun}; it stays`,
+      [MIRROR_UID_ANNOTATION],
     );
     if (release) return release;
   } else if (machineApi) {
@@ -158,8 +166,9 @@ function planMirrorDeletion(
 /** No MAPI object of this name (and none to create): let go of whatever we held for it. */
 export function planWithoutMapi(k: DeletionKind, o: DeletionObserved): Step {
   const { mirror } = o;
-  if (mirror && isOurPausedMirror(mirror) && (hasFinalizer(mirror) || isDeleting(mirror))) {
-    // A paused mirror of a MAPI object that was authoritative and is gone mirrors nothing.
+  if (mirror && isOurPausedMirror(mirror) && (isRecordedMirror(mirror) || isDeleting(mirror))) {
+    // A paused mirror of a MAPI object that was authoritative and is gone mirrors nothing, even
+    // if the MAPI side went while nothing held it (an uninstall); one being deleted is released.
     if (!isDeleting(mirror)) {
       return {
         kind: 'delete',

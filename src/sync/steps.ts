@@ -100,27 +100,36 @@ export function addFinalizer(object: KubeObject, note: string): WriteStep {
 /**
  * Removes the named finalizers that are present, each guarded by a `test` of
  * its position, so that a concurrent change of the list fails the patch
- * instead of removing someone else's. Undefined when none is present.
+ * instead of removing someone else's, and the named annotations that are present.
+ * Undefined when none is present.
  */
 export function removeFinalizers(
   object: KubeObject,
   names: string[],
   note: string,
+  annotations: string[] = [],
 ): WriteStep | undefined {
   const positions = (object.metadata.finalizers ?? [])
     .map((name, index) => ({ name, index }))
     .filter(({ name }) => names.includes(name))
     .reverse(); // highest index first, so earlier positions stay valid
-  if (positions.length === 0) return undefined;
+  const keys = annotations.filter((key) => object.metadata.annotations?.[key] !== undefined);
+  if (positions.length === 0 && keys.length === 0) return undefined;
   return {
     kind: 'patch',
     object,
     patch: {
       type: 'json',
-      operations: positions.flatMap(({ name, index }) => [
-        { op: 'test' as const, path: `/metadata/finalizers/${index}`, value: name },
-        { op: 'remove' as const, path: `/metadata/finalizers/${index}` },
-      ]),
+      operations: [
+        ...positions.flatMap(({ name, index }) => [
+          { op: 'test' as const, path: `/metadata/finalizers/${index}`, value: name },
+          { op: 'remove' as const, path: `/metadata/finalizers/${index}` },
+        ]),
+        ...keys.map((key) => ({
+          op: 'remove' as const,
+          path: `/metadata/annotations/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        })),
+      ],
     },
     note,
   };

@@ -3,10 +3,16 @@
 // would read as "the CAPI side is gone": the copy is a new object, and the deletion table
 // applies to it as to any other. The same rule for MachineSets and Machines.
 import { expect } from 'chai';
-import { CLUSTER_API_UID_ANNOTATION, FINALIZER } from '../../../src/model/markers.js';
+import type { CapiMachine, CapiMachineSet, KubeObject } from '../../../src/api/types.js';
+import {
+  CLUSTER_API_UID_ANNOTATION,
+  FINALIZER,
+  MIRROR_UID_ANNOTATION,
+} from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/steps.js';
 import { mapiMachineSet, World } from './machine-set/world.js';
 import { MachineWorld, storedMachine } from './machine/world.js';
+import { CLUSTER } from '../conversion/machine/support.js';
 
 const kinds = [
   {
@@ -67,4 +73,74 @@ for (const k of kinds) {
       expect(world.plan().kind).to.equal('delete');
     });
   });
+}
+
+// The other side: a paused CAPI mirror marked MachineAPI whose MAPI side is gone is deleted only
+// if it records its own uid. An uninstall removes our finalizer, so the record is the proof; a
+// copy carries the original's record, and our finalizer, and is someone else's.
+const mirrors = [
+  {
+    kind: 'MachineSet',
+    synced() {
+      const world = new World(mapiMachineSet());
+      world.cluster = CLUSTER;
+      world.converge();
+      return {
+        mirror: () => world.mirror,
+        setMirror: (mirror: KubeObject) => (world.mirror = mirror as CapiMachineSet),
+        dropMapi: () => (world.mapi = undefined),
+        converge: () => world.converge(),
+      };
+    },
+  },
+  {
+    kind: 'Machine',
+    synced() {
+      const world = new MachineWorld(storedMachine('MachineAPI'));
+      world.converge();
+      return {
+        mirror: () => world.mirror,
+        setMirror: (mirror: KubeObject) => (world.mirror = mirror as CapiMachine),
+        dropMapi: () => (world.mapi = undefined),
+        converge: () => world.converge(),
+      };
+    },
+  },
+];
+
+for (const k of mirrors) {
+  describe(`a paused CAPI ${k.kind} whose MAPI side went while nothing held it`, () => {
+    it('is our mirror when it records its own uid: deleted, even without our finalizer', () => {
+      const world = k.synced();
+      const mirror = world.mirror()!;
+      expect(mirror.metadata.annotations?.[MIRROR_UID_ANNOTATION]).to.equal(mirror.metadata.uid);
+      world.setMirror({
+        ...mirror,
+        metadata: {
+          ...mirror.metadata,
+          finalizers: without(mirror.metadata.finalizers, FINALIZER),
+        },
+      });
+      world.dropMapi();
+      const steps = world.converge();
+      expect(steps.filter(deletes).map((s) => s.note)).to.deep.equal([
+        `deleting the mirror of a MAPI ${k.kind === 'Machine' ? 'Machine' : 'machine set'} that is gone`,
+      ]);
+    });
+
+    it("is someone else's when it records another uid (a copy): only our finalizer is removed", () => {
+      const world = k.synced();
+      const mirror = world.mirror()!;
+      world.setMirror({ ...mirror, metadata: { ...mirror.metadata, uid: 'uid-of-the-copy' } });
+      world.dropMapi();
+      const steps = world.converge();
+      expect(steps.filter(deletes)).to.deep.equal([]);
+      expect(world.mirror()?.metadata.finalizers ?? []).to.not.include(FINALIZER);
+      expect(world.mirror()?.metadata.deletionTimestamp).to.equal(undefined);
+    });
+  });
+}
+
+function without(list: string[] | undefined, item: string): string[] {
+  return (list ?? []).filter((x) => x !== item);
 }

@@ -7,6 +7,7 @@ import {
   FINALIZER,
   PAUSED_ANNOTATION,
   SOURCE_ANNOTATION,
+  MIRROR_UID_ANNOTATION,
 } from '../../../../src/model/markers.js';
 import { ADMITTED_SHAPES, CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
 
@@ -82,19 +83,23 @@ describe('plan', () => {
       expect(mapi?.status?.synchronizedGeneration).to.equal(1);
     });
 
-    it('reaches the write floor: finalizer, mirror, template, mirror status, then the outcome as the first status write', () => {
+    it("reaches the write floor: finalizer, mirror, template, the mirror's record, mirror status, then the outcome as the first status write", () => {
       const world = new World(mapiMachineSet());
       const steps = world.converge();
       expect(
         steps.map((s) => `${s.kind}${'subresource' in s && s.subresource ? '/status' : ''}`),
-      ).to.deep.equal(['patch', 'create', 'create', 'patch/status', 'patch/status']);
+      ).to.deep.equal(['patch', 'create', 'create', 'patch', 'patch/status', 'patch/status']);
       expect(steps.map((s) => ('object' in s ? s.object.kind : ''))).to.deep.equal([
         'MachineSet',
         'MachineSet',
         'FakeMachineTemplate',
         'MachineSet',
         'MachineSet',
+        'MachineSet',
       ]);
+      expect(world.mirror?.metadata.annotations?.[MIRROR_UID_ANNOTATION]).to.equal(
+        world.mirror?.metadata.uid,
+      );
       expect(steps[0])
         .to.have.nested.property('object.apiVersion')
         .that.matches(/^machine\./);

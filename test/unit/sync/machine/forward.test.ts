@@ -9,6 +9,7 @@ import {
   OWNED_METADATA_ANNOTATION,
   PAUSED_ANNOTATION,
   SPEC_HASH_ANNOTATION,
+  MIRROR_UID_ANNOTATION,
 } from '../../../../src/model/markers.js';
 import type { Step } from '../../../../src/sync/steps.js';
 import { CAPI_NAMESPACE } from '../../conversion/machine/support.js';
@@ -44,7 +45,7 @@ describe('planMachine: MAPI → CAPI under MachineAPI', () => {
     expect(world.mirror?.metadata.annotations).to.include({ 'cost.example.com/center': '42' });
   });
 
-  it('writes finalizer, CAPI Machine, infrastructure machine, status, then Synchronized=True: the outcome is the first status write', () => {
+  it('writes finalizer, CAPI Machine, infrastructure machine, its record, status, then Synchronized=True: the outcome is the first status write', () => {
     const world = new MachineWorld(storedMachine());
 
     next(world, (step) =>
@@ -89,6 +90,13 @@ describe('planMachine: MAPI → CAPI under MachineAPI', () => {
     ]);
     expect(infra.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
     expect(infra.metadata.annotations?.[SPEC_HASH_ANNOTATION]).to.match(/\S/);
+
+    next(world, (step) =>
+      expect(step).to.include({ kind: 'patch' }).and.not.have.property('subresource'),
+    );
+    expect(world.mirror?.metadata.annotations?.[MIRROR_UID_ANNOTATION]).to.equal(
+      mirror.metadata.uid,
+    );
 
     next(world, (step) => expect(step).to.include({ kind: 'patch', subresource: 'status' }));
     expect(world.mirror?.status).to.deep.include({
