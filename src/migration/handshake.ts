@@ -26,8 +26,8 @@ import type { CapiSide, Direction, Subject } from './subject.js';
 export function planHandshake(s: Subject): Step | undefined {
   const { mapi } = s;
   // An object being deleted follows the deletion table, whatever its authority, once a
-  // hand-back it stops has left Cluster API's side as it was.
-  if (isDeleting(mapi)) return stopHandBack(s);
+  // migration it stops has left authority where it was when the deletion was asked.
+  if (isDeleting(mapi)) return stopForDeletion(s);
   const current = mapi.status?.authoritativeAPI;
   const wanted = wantedAuthority(mapi);
   if (!current) {
@@ -191,17 +191,63 @@ function yieldToDeletion(s: Subject): Step {
 }
 
 /**
- * The MAPI side is being deleted while authority was coming back from Cluster API, which is still
- * authoritative: the hand-back stops, and what it paused is unpaused first, so that Cluster API
- * acts on its objects again (a paused object nobody acts on, Terminating or not, stays for ever).
- * The deletion table then lets the MAPI side go and leaves the CAPI side as it was.
+ * The MAPI side is being deleted while Migrating: the migration stops, and the API that was
+ * authoritative when the deletion was asked carries it out (a paused object nobody acts on,
+ * Terminating or not, stays for ever, with its instance). Coming back from Cluster API, still
+ * authoritative: what the hand-back paused is unpaused, and the deletion table lets the MAPI side
+ * go and leaves the CAPI side as it was. Going to Cluster API: whatever was unpaused is paused
+ * again, and status returns to MachineAPI, whose controllers delete the machines (drained) before
+ * the deletion table deletes the paused mirror.
  */
-function stopHandBack(s: Subject): Step | undefined {
+function stopForDeletion(s: Subject): Step | undefined {
   const { status } = s.mapi;
-  if (status?.authoritativeAPI !== 'Migrating' || status.synchronizedAPI !== 'ClusterAPI') {
-    return undefined;
+  if (status?.authoritativeAPI !== 'Migrating') return undefined;
+  const why = `: the MAPI ${s.noun} is being deleted`;
+  if (status.synchronizedAPI === 'ClusterAPI') return s.capi && unpause(s, s.capi, why);
+  if (status.synchronizedAPI !== 'MachineAPI') return undefined;
+  const { capi } = s;
+  // Cluster API, already acting, is deleting the CAPI side too: it finishes what it began.
+  if (capi && isDeleting(capi) && !isPaused(capi)) {
+    return unpause(s, capi, why) ?? returnAuthority(s, 'ClusterAPI');
   }
-  return s.capi && unpause(s, s.capi, `: the MAPI ${s.noun} is being deleted`);
+  if (capi && !isPaused(capi)) {
+    return annotate(
+      capi,
+      { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+      `pausing the CAPI ${s.noun} again${why}`,
+    );
+  }
+  // Even one being deleted: with its CAPI object paused or gone, Cluster API does not finish it.
+  const unpaused = s.companions.find((c) => !isPaused(c));
+  if (unpaused) {
+    return annotate(
+      unpaused,
+      { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+      `pausing the ${describe(unpaused)} again${why}`,
+    );
+  }
+  if (capi && !isDeleting(capi) && !isPausedBy(capi.status?.conditions, 'True')) {
+    return done(`waiting for Cluster API to pause ${s.capiName} again`);
+  }
+  // Machines already handed over stay Cluster API's: deleted with the MachineSet, by it.
+  return returnAuthority(s, 'MachineAPI');
+}
+
+/** Status returns to the API that carries out the deletion of the MAPI side. */
+function returnAuthority(s: Subject, to: Authority): Step {
+  const state: MigrationState = {
+    status: 'False',
+    reason: MigrationReason.StoppedByDeletion,
+    message:
+      to === 'MachineAPI'
+        ? `This ${s.kind} is being deleted, so the migration to ClusterAPI stops: MachineAPI, authoritative when the deletion was asked, stays authoritative and carries it out.`
+        : `This ${s.kind} is being deleted, and Cluster API, already authoritative for ${s.capiName}, is deleting it too: the migration ends at ClusterAPI, which carries the deletion out.`,
+  };
+  return finalStatus(s.mapi, s.now, to, state, {
+    type: 'Normal',
+    reason: MigrationReason.StoppedByDeletion,
+    message: state.message,
+  });
 }
 
 function handOverToClusterApi(

@@ -525,6 +525,47 @@ describe('the CAPI MachineSet deleted while its MachineSet migrates back', funct
   }
 });
 
+describe('the MAPI MachineSet deleted while it migrates to ClusterAPI', function () {
+  this.timeout(300_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('the migration stops, Machine API deletes the machines, nothing stays paused or Terminating', async () => {
+    const deleting: Promise<unknown>[] = [];
+    const armed: { controller?: TestController } = {};
+    const c = await start({
+      onWrite: (w) => {
+        const { controller } = armed;
+        if (
+          controller &&
+          w.object.kind === 'MachineSet' &&
+          w.note === 'entering Migrating (MachineAPI → ClusterAPI)'
+        ) {
+          deleting.push(deleteOne(MAPI, controller.mapiNamespace, 'fleet'));
+          armed.controller = undefined; // once
+        }
+      },
+    });
+    await fleetAt(c, 'MachineAPI');
+    armed.controller = c;
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
+    ]);
+    await eventually(() => expect(deleting).to.have.length(1), WAIT);
+    await Promise.all(deleting);
+    await eventually(async () => {
+      const state = JSON.stringify({
+        capi: (await getCapi(c, 'fleet'))?.metadata,
+        capiMachines: (await capiMachines(c)).map((m) => m.metadata),
+      });
+      expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
+      expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
+      expect(names(await mapiMachines(c)), state).to.deep.equal([]);
+      expect(names(await capiMachines(c)), state).to.deep.equal([]);
+      expect(names(await awsMachines(c)), state).to.deep.equal([]);
+    }, WAIT);
+  });
+});
+
 describe("CAPO's OpenStackServer, on OpenStack", function () {
   this.timeout(300_000);
   const OPENSTACK_MACHINES = {

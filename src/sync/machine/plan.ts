@@ -5,7 +5,7 @@
 // a Machine whose MachineSet is going goes with it.
 import type { MapiMachine } from '../../api/types.js';
 import { planDirection } from '../direction.js';
-import { controllingMachineSet, isDeleting, type Step } from '../steps.js';
+import { controllingMachineSet, done, isDeleting, type Step } from '../steps.js';
 import {
   planMachineDeletion,
   planMachineWithoutMapi,
@@ -28,7 +28,21 @@ export function planMachine(o: MachineObserved): Step {
     return planWhileMachineSetDeleted(o, mapi);
   return (
     planMachineDeletion(o, mapi) ??
+    waitForDeletedMachineSet(o) ??
     planDirection(MACHINES, o, mapi, planMachineForward, planMachineReverse)
+  );
+}
+
+/**
+ * A CAPI Machine created under a CAPI MachineSet that is being deleted would be deleted with it
+ * at once, and created again, for as long as the MachineSet waits for its Machines: the mirror
+ * waits for the MachineSet to go (the MachineSet's sync then creates it again).
+ */
+function waitForDeletedMachineSet(o: MachineObserved): Step | undefined {
+  const set = o.capiMachineSet;
+  if (o.mirror || !isDeleting(set)) return undefined;
+  return done(
+    `waiting for the CAPI machine set ${o.capiNamespace}/${set?.metadata.name} being deleted to go before mirroring`,
   );
 }
 

@@ -1,9 +1,13 @@
 // One Machine's migration handshake (planMachineMigration), stepped by hand, with
 // machine-api-operator, Cluster API and the Machine sync acting after every write.
 import { expect } from 'chai';
-import type { MapiMachine } from '../../../src/api/types.js';
+import type { KubeObject, MapiMachine } from '../../../src/api/types.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
-import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
+import {
+  AUTHORITY_ANNOTATION,
+  MAPI_MACHINE_FINALIZER,
+  PAUSED_ANNOTATION,
+} from '../../../src/model/markers.js';
 import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/machine-set/world.js';
 import { Fleet } from './fleet.js';
 
@@ -47,6 +51,12 @@ function run(world: World, fleet: Fleet, limit = 30): string[] {
   }
   if (limit === 30) throw new Error(`the handshake did not settle: ${notes.join(' | ')}`);
   return notes;
+}
+
+/** Deleted, and held by machine-api-operator's finalizer until it has deleted the instance. */
+function deleteHeld(machine: KubeObject): void {
+  machine.metadata.finalizers = [MAPI_MACHINE_FINALIZER];
+  machine.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
 }
 
 function paused(fleet: Fleet) {
@@ -361,12 +371,27 @@ describe('Machine migration handshake', () => {
     expect(capi?.metadata.deletionTimestamp).to.equal(undefined);
   });
 
-  it('MachineAPI → ClusterAPI, the MAPI Machine deleted mid-hand-over: nothing unpaused by the handshake', () => {
+  it('MachineAPI → ClusterAPI, the MAPI Machine deleted mid-hand-over: the hand-over stops, MachineAPI carries the deletion out', () => {
     const { world, fleet } = machineWorld();
     wish(world, fleet, 'ClusterAPI');
     run(world, fleet, 2); // Migrating, the CAPI Machine marked
-    fleet.mapi.get('m1')!.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
-    expect(fleet.plan('m1')).to.equal(undefined);
+    deleteHeld(fleet.mapi.get('m1')!);
+    expect(run(world, fleet)).to.deep.equal(['leaving Migrating: MachineAPI is authoritative']);
+    expect(fleet.mapi.get('m1')?.status).to.include({ authoritativeAPI: 'MachineAPI' });
+    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
+  });
+
+  it('MachineAPI → ClusterAPI, the MAPI Machine deleted once its infrastructure machine is unpaused: paused again first', () => {
+    const { world, fleet } = machineWorld();
+    wish(world, fleet, 'ClusterAPI');
+    run(world, fleet, 2); // Migrating, the CAPI Machine marked
+    const infra = fleet.infra.get('m1')!;
+    delete infra.metadata.annotations![PAUSED_ANNOTATION];
+    deleteHeld(fleet.mapi.get('m1')!);
+    expect(run(world, fleet)).to.deep.equal([
+      `pausing the ${INFRA} again: the MAPI machine is being deleted`,
+      'leaving Migrating: MachineAPI is authoritative',
+    ]);
     expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
   });
 

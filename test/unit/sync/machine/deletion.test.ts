@@ -18,6 +18,7 @@ import {
   owningMachineSet,
   storedMachine,
 } from './world.js';
+import { CAPI_MACHINE_SET } from '../../conversion/machine/support.js';
 
 /** What the other controllers add: Cluster API's finalizer, machine-api-operator's. */
 function addForeignFinalizers(world: MachineWorld): void {
@@ -178,6 +179,24 @@ describe('planMachine: deletion', () => {
       expect(world.mirror).to.equal(undefined);
       expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
       expect(world.mapi?.metadata.finalizers).to.include(MAPI_MACHINE_FINALIZER);
+    });
+  });
+
+  describe('its CAPI MachineSet being deleted', () => {
+    it('creates no mirror under it: the MachineSet would delete it at once, over and over', () => {
+      const world = machineApiWorld();
+      world.mirror = undefined;
+      world.infra = undefined;
+      world.capiMachineSet = {
+        ...world.capiMachineSet!,
+        metadata: { ...world.capiMachineSet!.metadata, deletionTimestamp: NOW },
+      };
+      const step = world.plan();
+      expect(step.kind).to.equal('done');
+      expect(step.note).to.match(/waiting for the CAPI machine set .* being deleted to go/);
+      // once it is gone (and created again by the MachineSet's sync), the mirror is created
+      world.capiMachineSet = CAPI_MACHINE_SET;
+      expect(world.plan()).to.include({ kind: 'create' });
     });
   });
 
