@@ -45,7 +45,7 @@ export type MachineReconcilerOptions = MirrorReconcilerOptions<MachineCaches>;
 export type MachineReconciler = StepReconciler<MachineObserved>;
 
 /** Machines: the MAPI Machine, its CAPI mirror and the platform's infrastructure machine. */
-const MACHINE: MirrorKind<MachineObserved, MachineCaches, InfrastructureMachine> = {
+export const MACHINE_MIRROR: MirrorKind<MachineObserved, MachineCaches, InfrastructureMachine> = {
   subject: 'machine',
   sides: (caches) => ({ mapi: caches.mapiMachines, mirror: caches.capiMachines }),
   infrastructure: (caches, converter) =>
@@ -95,5 +95,5 @@ const MACHINE: MirrorKind<MachineObserved, MachineCaches, InfrastructureMachine>
 };
 
 export function machineReconciler(options: MachineReconcilerOptions): MachineReconciler {
-  return mirrorReconciler(MACHINE, options);
+  return mirrorReconciler(MACHINE_MIRROR, options);
 }

@@ -119,8 +119,7 @@ export function mirrorReconciler<
     {
       subject: kind.subject,
       observe: (name) => observe(kind, options, name),
-      plan: (observed) =>
-        (migration === false ? undefined : kind.handshake(observed)) ?? kind.sync(observed),
+      plan: (observed) => plan(kind, migration, observed),
       writable: (observed) => {
         const infrastructure = infrastructureOf(observed.converter);
         const written = infrastructure && {
@@ -136,10 +135,38 @@ export function mirrorReconciler<
   );
 }
 
+/** What a kind's plan is given besides its caches: the namespaces, the platform, the clock. */
+export type PlanOptions<C extends ClusterCaches> = Pick<
+  MirrorReconcilerOptions<C>,
+  'mapiNamespace' | 'capiNamespace' | 'platform' | 'caches' | 'converterFor' | 'migration' | 'now'
+>;
+
+/**
+ * The next write the reconciler of `kind` decides for `name` on what the caches hold now, as it
+ * decides it (observation, handshake, sync); undefined while its infrastructure cache syncs.
+ */
+export function planSubject<
+  O extends MirrorObserved,
+  C extends ClusterCaches,
+  I extends KubeObject,
+>(kind: MirrorKind<O, C, I>, options: PlanOptions<C>, name: string): Step | undefined {
+  const observed = observe(kind, options, name);
+  return observed && plan(kind, options.migration, observed);
+}
+
+/** The handshake first (unless OpenShift's own runs it), then the sync. */
+function plan<O extends MirrorObserved, C extends ClusterCaches, I extends KubeObject>(
+  kind: MirrorKind<O, C, I>,
+  migration: boolean | undefined,
+  observed: O,
+): Step {
+  return (migration === false ? undefined : kind.handshake(observed)) ?? kind.sync(observed);
+}
+
 /** What the kind's plans read; undefined while its infrastructure cache is not synced yet. */
 function observe<O extends MirrorObserved, C extends ClusterCaches, I extends KubeObject>(
   kind: MirrorKind<O, C, I>,
-  options: MirrorReconcilerOptions<C>,
+  options: PlanOptions<C>,
   name: string,
 ): O | undefined {
   const { caches, mapiNamespace, capiNamespace } = options;

@@ -153,7 +153,7 @@ export function controlledBy<T extends KubeObject>(objects: T[], uid: string | u
 export type Reconciler = StepReconciler<Observed>;
 
 /** MachineSets: the MAPI MachineSet, its CAPI mirror and the platform's machine template. */
-const MACHINE_SET: MirrorKind<Observed, ReconcilerCaches, MachineTemplate> = {
+export const MACHINE_SET_MIRROR: MirrorKind<Observed, ReconcilerCaches, MachineTemplate> = {
   subject: 'machineSet',
   sides: (caches) => ({ mapi: caches.mapiMachineSets, mirror: caches.capiMachineSets }),
   infrastructure: (caches, converter) => ({
@@ -191,5 +191,5 @@ const MACHINE_SET: MirrorKind<Observed, ReconcilerCaches, MachineTemplate> = {
 };
 
 export function machineSetReconciler(options: ReconcilerOptions): Reconciler {
-  return mirrorReconciler(MACHINE_SET, options);
+  return mirrorReconciler(MACHINE_SET_MIRROR, options);
 }
