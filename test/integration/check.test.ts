@@ -5,11 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { expect } from 'chai';
 import { loadAll } from 'js-yaml';
 import type { KubeObject, MapiMachineSet } from '../../src/api/types.js';
-import { runCheck } from '../../src/cli/check/command.js';
 import type { CheckDocument } from '../../src/cli/check/render.js';
 import {
   CLUSTER_ROLE,
@@ -35,29 +33,12 @@ import {
   startTestController,
   unadmitted,
 } from '../support/controller.js';
+import { check } from '../support/check.js';
 import { eventually } from '../support/eventually.js';
 import { MACHINE_AUTOSCALER } from '../../src/kube/resources.js';
 import { FROM_SOURCE } from '../support/program.js';
 
 const AMI_PATH = 'spec.template.spec.providerSpec.value.ami.arn';
-
-async function check(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = { stdout: '', stderr: '' };
-  const sink = (key: keyof typeof out) =>
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        out[key] += chunk.toString();
-        done();
-      },
-    });
-  const code = await runCheck(argv, {
-    stdin: Readable.from([]),
-    stdout: sink('stdout'),
-    stderr: sink('stderr'),
-    env: {},
-  });
-  return { code, ...out };
-}
 
 /** Every object of these kinds in these namespaces, by kind/namespace/name → resourceVersion. */
 async function snapshot(namespaces: string[]): Promise<Record<string, string>> {
@@ -292,7 +273,7 @@ describe('mapi-capi-sync check', function () {
     expect(await bootstrap()).to.deep.equal([]);
   });
 
-  it('needs only to list MachineSets and get the Infrastructure (and MachineAutoscalers and Secrets, if it may)', async () => {
+  it('needs only to list MachineSets and get the Infrastructure (and MachineAutoscalers, Secrets and Cluster API MachineSets, if it may)', async () => {
     await setInfrastructure(DEFAULT_INFRASTRUCTURE);
     const namespace = await testNamespace('check');
     await createMachineSet(namespace, awsMachineSet('good', namespace, { replicas: 0 }));
@@ -362,13 +343,17 @@ describe('mapi-capi-sync check', function () {
       ]);
       // Never synchronized (no controller here): the gate holds it, and check says so.
       expect(result.code).to.equal(1);
-      // MachineAutoscalers it may not list, Secrets it may not get: said, not fatal
-      expect(document.notes).to.have.length(2);
+      // MachineAutoscalers and CAPI MachineSets it may not list, Secrets it may not get: said,
+      // not fatal
+      expect(document.notes).to.have.length(3);
       expect(document.notes[0]).to.match(
         /^MachineAutoscalers not checked: cannot list machineautoscalers\.autoscaling\.openshift\.io in check-[0-9a-f]+: .*forbidden/,
       );
       expect(document.notes[1]).to.match(
         /^bootstrap Secrets in openshift-cluster-api not checked: cannot get secrets in openshift-cluster-api: .*forbidden/,
+      );
+      expect(document.notes[2]).to.match(
+        /^leftover Cluster API MachineSets not checked: cannot list machinesets\.cluster\.x-k8s\.io in openshift-cluster-api: .*forbidden/,
       );
 
       // Without the right to list, a clear one-line refusal and exit code 2.

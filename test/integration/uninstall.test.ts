@@ -7,9 +7,14 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
-import { FINALIZER, MAPI_MACHINE_FINALIZER } from '../../src/model/markers.js';
+import {
+  FINALIZER,
+  MAPI_MACHINE_FINALIZER,
+  MIRROR_UID_ANNOTATION,
+} from '../../src/model/markers.js';
 import { adminObjects, controlPlane } from '../support/cluster.js';
 import {
+  AWS_TEMPLATES,
   awsMachineSet,
   CAPI,
   DEFAULT_INFRASTRUCTURE,
@@ -17,8 +22,16 @@ import {
   setInfrastructure,
   startTestController,
 } from '../support/controller.js';
+import { check } from '../support/check.js';
 import { eventually } from '../support/eventually.js';
-import { CAPI_MACHINES, capiMachines, MAPI_MACHINES, mapiMachines } from '../support/machines.js';
+import {
+  awsMachines,
+  CAPI_MACHINES,
+  capiMachines,
+  MAPI_MACHINES,
+  mapiMachines,
+  names,
+} from '../support/machines.js';
 
 const SCRIPT = resolve(import.meta.dirname, '..', '..', 'hack', 'release-finalizers.sh');
 const OTHER_FINALIZER = 'example.com/keep-me';
@@ -179,5 +192,104 @@ describe('uninstall: hack/release-finalizers.sh', function () {
     // a second run has nothing left to do
     const again = await releaseFinalizers(c.mapiNamespace, c.capiNamespace);
     expect(again.stdout).to.equal('');
+  });
+
+  it('a MachineSet deleted while the controller is away is followed at the reinstall; a copy of a mirror is left alone', async () => {
+    const c = await startTestController();
+    const api = adminObjects();
+    for (const name of ['worker-gone', 'worker-kept']) {
+      await api.create(
+        { ...MAPI, namespace: c.mapiNamespace },
+        awsMachineSet(name, c.mapiNamespace),
+      );
+    }
+    const getMirror = (name: string) =>
+      api.get<CapiMachineSet>({ ...CAPI, namespace: c.capiNamespace, name });
+    // Mirrored, Machines too, each paused mirror recording its own uid.
+    await eventually(
+      async () => {
+        const mirrors = [
+          ...(await Promise.all(['worker-gone', 'worker-kept'].map(getMirror))),
+          ...(await capiMachines(c)),
+        ];
+        expect(mirrors, 'mirrors').to.have.length(2 + 4);
+        for (const mirror of mirrors) {
+          expect(
+            mirror.metadata.annotations?.[MIRROR_UID_ANNOTATION],
+            mirror.metadata.name,
+          ).to.equal(mirror.metadata.uid);
+        }
+      },
+      { timeoutMs: 90_000 },
+    );
+    // A person copies a mirror under another name (as `oc get -o yaml`, renamed, `oc create`).
+    const original = await getMirror('worker-kept');
+    const {
+      uid: _uid,
+      resourceVersion: _rv,
+      creationTimestamp: _created,
+      ...metadata
+    } = original.metadata;
+    await api.create(
+      { ...CAPI, namespace: c.capiNamespace },
+      { ...original, metadata: { ...metadata, name: 'worker-copy' }, status: undefined },
+    );
+    await c.stop();
+    await releaseFinalizers(c.mapiNamespace, c.capiNamespace);
+    await api.delete({ ...MAPI, namespace: c.mapiNamespace, name: 'worker-gone' });
+    // machine-api-operator deletes its Machines (the garbage collector asks it to).
+    await eventually(
+      async () =>
+        expect(
+          names(await mapiMachines(c)).filter((n) => n.startsWith('worker-gone')),
+        ).to.deep.equal([]),
+      { timeoutMs: 90_000 },
+    );
+
+    await startTestController({ namespaces: { mapi: c.mapiNamespace, capi: c.capiNamespace } });
+    await eventually(
+      async () => {
+        const left = (objects: KubeObject[]) =>
+          names(objects).filter((n) => n.startsWith('worker-gone'));
+        const templates = await api.list<KubeObject>({
+          ...AWS_TEMPLATES,
+          namespace: c.capiNamespace,
+        });
+        expect(await getMirror('worker-gone').catch(() => undefined), 'CAPI MachineSet').to.equal(
+          undefined,
+        );
+        expect(left(await capiMachines(c)), 'CAPI Machines').to.deep.equal([]);
+        expect(left(await awsMachines(c)), 'AWSMachines').to.deep.equal([]);
+        expect(left(templates.items), 'templates').to.deep.equal([]);
+      },
+      { timeoutMs: 90_000 },
+    );
+    // The copy and the MachineSet that is still there keep their mirrors; the copy is not ours.
+    const copy = await getMirror('worker-copy');
+    expect(copy.metadata.deletionTimestamp).to.equal(undefined);
+    expect(copy.metadata.finalizers ?? []).to.not.include(FINALIZER);
+    expect((await getMirror('worker-kept')).metadata.deletionTimestamp).to.equal(undefined);
+    expect(names(await capiMachines(c)).filter((n) => n.startsWith('worker-kept'))).to.have.length(
+      2,
+    );
+    // check names the copy, left over, and how to remove it.
+    const kubeconfig = controlPlane().kubeconfigPath;
+    const run = await check([
+      '--kubeconfig',
+      kubeconfig,
+      '--mapi-namespace',
+      c.mapiNamespace,
+      '--capi-namespace',
+      c.capiNamespace,
+      '-o',
+      'json',
+    ]);
+    const { notes } = JSON.parse(run.stdout) as { notes: string[] };
+    expect(
+      notes.filter((n) => n.includes('paused CAPI MachineSet')),
+      run.stdout,
+    ).to.deep.equal([
+      `the paused CAPI MachineSet worker-copy is marked as the mirror of a Machine API MachineSet that does not exist, and nobody acts on it or its Machines; it is not a mirror the controller made (a copy, or one older than its record), so the controller leaves it alone. To remove it: oc delete machinesets.cluster.x-k8s.io -n ${c.capiNamespace} worker-copy (paused, it deletes no instance; the controller releases it and its Machines).`,
+    ]);
   });
 });

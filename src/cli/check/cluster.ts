@@ -1,7 +1,12 @@
 // Reading the cluster for `check`: the MAPI MachineSets of one namespace and the Infrastructure.
 // Reads only; every request is bounded in time.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Infrastructure, MachineAutoscaler, MapiMachineSet } from '../../api/types.js';
+import type {
+  CapiMachineSet,
+  Infrastructure,
+  MachineAutoscaler,
+  MapiMachineSet,
+} from '../../api/types.js';
 import { clusterAccess } from '../../kube/cluster-access.js';
 import { describeError, isNotFound, statusCode } from '../../kube/errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, KubeClient } from '../../kube/http-client.js';
@@ -11,6 +16,7 @@ import {
   loadKubeConfig as loadKubeConfigFile,
 } from '../../kube/kubeconfig.js';
 import {
+  CAPI_MACHINE_SET,
   INFRASTRUCTURE,
   INFRASTRUCTURE_NAME,
   MACHINE_AUTOSCALER,
@@ -25,6 +31,8 @@ const PAGE_SIZE = 500;
 
 export interface ClusterRead {
   machineSets: MapiMachineSet[];
+  /** The Cluster API MachineSets of the Cluster API namespace, or why they were not read. */
+  capiMachineSets: CapiMachineSet[] | { notRead: string };
   /** Absent when the cluster has no Infrastructure `cluster`. */
   infrastructure?: Infrastructure;
   /** The MachineAutoscalers of the namespace, or why they were not read. */
@@ -54,6 +62,7 @@ export function loadKubeConfig(
 export async function readCluster(
   kubeConfig: KubeConfig,
   namespace: string,
+  capiNamespace: string,
   timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   env: Record<string, string | undefined> = process.env,
 ): Promise<ClusterRead> {
@@ -69,7 +78,7 @@ export async function readCluster(
   }
   const server = client.server;
   try {
-    const [machineSets, infrastructure, autoscalers] = await Promise.all([
+    const [machineSets, infrastructure, autoscalers, capiMachineSets] = await Promise.all([
       listAll<MapiMachineSet>(client, MAPI_MACHINE_SET, namespace).catch((err: unknown) => {
         throw failure(err, `cannot list machinesets.machine.openshift.io in ${namespace}`, server);
       }),
@@ -85,8 +94,20 @@ export async function readCluster(
             : failure(err, what, server).message,
         };
       }),
+      listAll<CapiMachineSet>(client, CAPI_MACHINE_SET, capiNamespace).catch((err: unknown) => ({
+        notRead: failure(
+          err,
+          `cannot list machinesets.cluster.x-k8s.io in ${capiNamespace}`,
+          server,
+        ).message,
+      })),
     ]);
-    return { machineSets, ...(infrastructure ? { infrastructure } : {}), autoscalers };
+    return {
+      machineSets,
+      ...(infrastructure ? { infrastructure } : {}),
+      autoscalers,
+      capiMachineSets,
+    };
   } finally {
     client.close();
   }

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { MapiMachineSet } from '../../api/types.js';
 import { strayAutoscalers } from './autoscalers.js';
+import { leftoverMirrors } from './leftovers.js';
 import { describeError } from '../../kube/errors.js';
 import {
   bootstrapSecretNotes,
@@ -34,11 +35,21 @@ export async function runCheck(argv: string[], io: CheckIo): Promise<number> {
       await write(io.stdout, CHECK_USAGE);
       return 0;
     }
-    const { machineSets, facts, autoscalers: read, readSecrets } = await readInput(flags, io);
+    const {
+      machineSets,
+      facts,
+      autoscalers: read,
+      readSecrets,
+      capiMachineSets,
+    } = await readInput(flags, io);
     let reports = machineSets.map((machineSet) => reportMachineSet(machineSet, facts));
     const secrets = await readSecrets?.(bootstrapSecretsToRead(reports));
     if (secrets) reports = reports.map((report) => withBootstrapSecret(report, secrets));
-    const notes = [...autoscalerNotes(read, machineSets), ...bootstrapSecretNotes(secrets)];
+    const notes = [
+      ...autoscalerNotes(read, machineSets),
+      ...bootstrapSecretNotes(secrets),
+      ...leftoverNotes(capiMachineSets, machineSets),
+    ];
     await write(
       io.stdout,
       render(reports, flags.output, flags.source.kind === 'files' ? 'files' : 'cluster', notes),
@@ -61,6 +72,8 @@ async function readInput(
   autoscalers?: AutoscalersRead;
   /** From a cluster: which of the named bootstrap Secrets the Cluster API namespace lacks. */
   readSecrets?: (names: string[]) => Promise<BootstrapSecrets>;
+  /** From a cluster: the Cluster API MachineSets, or why they were not read. */
+  capiMachineSets?: ClusterRead['capiMachineSets'];
 }> {
   const given = {
     capiNamespace: flags.capiNamespace,
@@ -76,9 +89,10 @@ async function readInput(
     return { machineSets, facts: { ...given, ...platform, fromCluster: false } };
   }
   const kubeConfig = loadKubeConfig(flags.source.kubeconfig, io.env);
-  const { machineSets, infrastructure, autoscalers } = await readCluster(
+  const { machineSets, infrastructure, autoscalers, capiMachineSets } = await readCluster(
     kubeConfig,
     flags.source.mapiNamespace,
+    flags.capiNamespace,
     undefined,
     io.env,
   );
@@ -92,6 +106,7 @@ async function readInput(
       ...(Array.isArray(autoscalers) ? { autoscalers } : {}),
     },
     autoscalers,
+    capiMachineSets,
     readSecrets: async (names) => ({
       namespace: flags.capiNamespace,
       ...(await readMissingSecrets(kubeConfig, flags.capiNamespace, names, undefined, io.env)),
@@ -107,6 +122,20 @@ function autoscalerNotes(
   if (read === undefined) return [];
   if (!Array.isArray(read)) return [`MachineAutoscalers not checked: ${read.notRead}.`];
   return strayAutoscalers(
+    read,
+    machineSets.map((m) => m.metadata.name),
+  );
+}
+
+/** The paused mirrors left over with no MAPI MachineSet, read from a cluster. */
+function leftoverNotes(
+  read: ClusterRead['capiMachineSets'] | undefined,
+  machineSets: readonly MapiMachineSet[],
+): string[] {
+  if (read === undefined) return [];
+  if (!Array.isArray(read))
+    return [`leftover Cluster API MachineSets not checked: ${read.notRead}.`];
+  return leftoverMirrors(
     read,
     machineSets.map((m) => m.metadata.name),
   );
