@@ -208,7 +208,14 @@ function stopForDeletion(s: Subject): Step | undefined {
   const { capi } = s;
   // Cluster API, already acting, is deleting the CAPI side too: it finishes what it began.
   if (capi && isDeleting(capi) && !isPaused(capi)) {
-    return unpause(s, capi, why) ?? returnAuthority(s, 'ClusterAPI');
+    return (
+      unpause(s, capi, why) ??
+      returnAuthority(
+        s,
+        'ClusterAPI',
+        `This ${s.kind} is being deleted, and Cluster API, already authoritative for ${s.capiName}, is deleting it too: the migration ends at ClusterAPI, which carries the deletion out.`,
+      )
+    );
   }
   if (capi && !isPaused(capi)) {
     return annotate(
@@ -230,22 +237,61 @@ function stopForDeletion(s: Subject): Step | undefined {
     return done(`waiting for Cluster API to pause ${s.capiName} again`);
   }
   // Machines already handed over stay Cluster API's: deleted with the MachineSet, by it.
-  return returnAuthority(s, 'MachineAPI');
+  return returnAuthority(
+    s,
+    'MachineAPI',
+    `This ${s.kind} is being deleted, so the migration to ClusterAPI stops: MachineAPI, authoritative when the deletion was asked, stays authoritative and carries it out.`,
+  );
 }
 
-/** Status returns to the API that carries out the deletion of the MAPI side. */
-function returnAuthority(s: Subject, to: Authority): Step {
+/** Status returns to the API that carries out a deletion, and says why. */
+function returnAuthority(s: Subject, to: Authority, message: string): Step {
   const state: MigrationState = {
     status: 'False',
     reason: MigrationReason.StoppedByDeletion,
-    message:
-      to === 'MachineAPI'
-        ? `This ${s.kind} is being deleted, so the migration to ClusterAPI stops: MachineAPI, authoritative when the deletion was asked, stays authoritative and carries it out.`
-        : `This ${s.kind} is being deleted, and Cluster API, already authoritative for ${s.capiName}, is deleting it too: the migration ends at ClusterAPI, which carries the deletion out.`,
+    message,
   };
   return finalStatus(s.mapi, s.now, to, state, {
     type: 'Normal',
     reason: MigrationReason.StoppedByDeletion,
+    message,
+  });
+}
+
+/**
+ * The CAPI side was deleted while authority was moving to it. Cluster API, already acting on it
+ * (unpaused), carries the deletion out and stays authoritative. Otherwise Machine API is
+ * authoritative again (what was unpaused under the CAPI side paused again first): the sync creates
+ * the mirror again, and the migration, still asked for, starts again at the gate.
+ */
+function restartWithoutCapi(s: Subject): Step {
+  const { capi } = s;
+  if (capi && !isPaused(capi)) {
+    return (
+      unpause(s, capi, ' being deleted') ??
+      returnAuthority(
+        s,
+        'ClusterAPI',
+        `${s.capiName} is being deleted by Cluster API, which already acts on it: the migration ends at ClusterAPI, which carries the deletion out, and this ${s.kind} follows it.`,
+      )
+    );
+  }
+  const unpaused = s.companions.find((c) => !isPaused(c));
+  if (unpaused) {
+    return annotate(
+      unpaused,
+      { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+      `pausing the ${describe(unpaused)} again: the CAPI ${s.noun} is ${capi ? 'being deleted' : 'gone'}`,
+    );
+  }
+  const state: MigrationState = {
+    status: 'True',
+    reason: MigrationReason.Restarting,
+    message: `${s.capiName} was deleted while migrating to ClusterAPI; MachineAPI is authoritative again until the sync has created it again, then the migration starts again. Set spec.authoritativeAPI to MachineAPI to stay on Machine API.`,
+  };
+  return finalStatus(s.mapi, s.now, 'MachineAPI', state, {
+    type: 'Normal',
+    reason: 'MigrationRestarted',
     message: state.message,
   });
 }
@@ -256,13 +302,7 @@ function handOverToClusterApi(
   capi: CapiSide | undefined,
 ): Step | undefined {
   const { mapi } = s;
-  if (!capi) {
-    return conditionWrite(mapi, s.now, {
-      status: 'True',
-      reason: s.missingCapiReason,
-      message: `Migrating to ClusterAPI needs the Cluster API ${s.kind} ${s.capiName}, which ${s.capi ? 'is being deleted' : 'does not exist'}. Set spec.authoritativeAPI to MachineAPI to return this ${s.kind} to Machine API; the sync then creates the mirror again.`,
-    });
-  }
+  if (!capi) return restartWithoutCapi(s);
   if (!isPausedBy(mapi.status?.conditions, 'True')) {
     return conditionWrite(mapi, s.now, pausingState(s, from, 'ClusterAPI'));
   }

@@ -4,7 +4,6 @@
 import type { MachineObserved } from '../sync/machine/observed.js';
 import type { Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
-import { MigrationReason } from './status.js';
 
 /**
  * The next write of the Machine's handshake, or undefined when it has nothing to write (no
@@ -21,7 +20,6 @@ export function planMachineMigration(o: MachineObserved): Step | undefined {
     capi: o.mirror,
     capiName: `${o.capiNamespace}/${o.name}`,
     companions,
-    missingCapiReason: MigrationReason.WaitingForClusterAPIMachine,
     now: o.now,
   });
 }

@@ -5,7 +5,7 @@ import type { Observed } from '../sync/machine-set/observed.js';
 import { patchSpec, type Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
 import { machinesGate, planMachinesFollow } from './machines.js';
-import { MigrationReason, type Authority } from './status.js';
+import type { Authority } from './status.js';
 import type { Subject } from './subject.js';
 
 /**
@@ -28,7 +28,6 @@ function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
     capiName: `${o.capiNamespace}/${o.name}`,
     // A MachineSet's template is reconciled by no one and needs no pause.
     companions: [],
-    missingCapiReason: MigrationReason.WaitingForClusterAPIMachineSet,
     now: o.now,
     gate: (from, to) => machinesGate(o, from, to),
     follow: (to, direction) => planMachinesFollow(o, mapi, to, direction),

@@ -3,7 +3,7 @@
 // Machines run the same handshake over different subjects.
 import type { CapiCondition, KubeObject } from '../api/types.js';
 import type { Step } from '../sync/steps.js';
-import type { Authority, MigratingObject, MigrationReason, MigrationState } from './status.js';
+import type { Authority, MigratingObject, MigrationState } from './status.js';
 
 /** The CAPI object of the same name: it reports Cluster API's Paused condition. */
 export interface CapiSide extends KubeObject {
@@ -33,8 +33,6 @@ export interface Subject {
    * infrastructure machine), so that nothing of the new side acts before its owner does.
    */
   companions: KubeObject[];
-  /** The reason while migrating to ClusterAPI without a CAPI object. */
-  missingCapiReason: MigrationReason;
   /** RFC 3339 time for lastTransitionTime. */
   now: string;
   /** A further gate after the object's own (a MachineSet's Machines): why it waits, or undefined. */

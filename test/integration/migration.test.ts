@@ -257,10 +257,13 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     const pending: Promise<void>[] = [];
     const names = steps.map((_, k) => `${prefix}-${k}`);
     const started: { controller?: TestController } = {};
+    const acted = new Set<string>();
     const c = await start({
       onWrite: (w) => {
         const k = names.indexOf(w.object.metadata.name);
-        if (k >= 0 && w.note === steps[k] && started.controller) {
+        // once per MachineSet: a migration started again passes the same step again
+        if (k >= 0 && w.note === steps[k] && started.controller && !acted.has(names[k]!)) {
+          acted.add(names[k]!);
           pending.push(act(started.controller, names[k]!));
         }
       },
@@ -312,29 +315,25 @@ describe('the migration handshake, next to machine-api-operator and Cluster API'
     }
   });
 
-  it('MachineAPI → ClusterAPI, the CAPI MachineSet deleted after any step: nothing is stuck, and a waiting migration says how out', async () => {
+  it('MachineAPI → ClusterAPI, the CAPI MachineSet deleted after any step: nothing is stuck, and the migration ends', async () => {
     const { c, names } = await atEveryStep('delcapi', DIRECTIONS[0], (c, name) =>
       api()
         .delete({ ...CAPI, namespace: c.capiNamespace, name })
         .then(() => undefined),
     );
     for (const name of names) {
-      const mapi = await eventually(async () => {
-        const current = await getMapi(c, name);
-        if (current?.status?.authoritativeAPI === 'Migrating') {
-          expect(condition(current, MIGRATION_CONDITION), name).to.include({
-            reason: MigrationReason.WaitingForClusterAPIMachineSet,
-          });
-        } else {
-          // Left Migrating before the deletion: ClusterAPI's MAPI mirror follows its CAPI side.
-          expect(current, name).to.equal(undefined);
-        }
-        return current;
+      await eventually(async () => {
+        const mapi = await getMapi(c, name);
+        // Deleted while Cluster API already acted on it: the migration ended at ClusterAPI, and
+        // the MAPI mirror followed its CAPI side.
+        if (!mapi) return;
+        // Otherwise Machine API was authoritative again, the mirror was created again, and the
+        // migration, still asked for, started again and ended.
+        expect(mapi.status?.authoritativeAPI, name).to.equal('ClusterAPI');
+        const capi = await getCapi(c, name);
+        expect(capi?.metadata.annotations, name).not.to.have.property(PAUSED_ANNOTATION);
+        expect(capi?.metadata.deletionTimestamp, name).to.equal(undefined);
       }, WAIT);
-      if (mapi) {
-        await wish(c, name, 'MachineAPI');
-        await waitAuthority(c, name, 'MachineAPI');
-      }
     }
   });
 

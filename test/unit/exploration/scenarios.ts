@@ -71,12 +71,14 @@ export function scenarios(replicas = 1): Scenario[] {
       [people.migrate('ClusterAPI'), people.deleteMapiMachineSet()],
       PROVIDER_FINALIZER_WINDOW,
     ),
-    scenario(
-      'migrate to ClusterAPI, then delete the CAPI MachineSet',
-      machineApi,
-      [people.migrate('ClusterAPI'), people.deleteCapiMachineSet()],
-      'the handshake waits for a person (WaitingForClusterAPIMachineSet) instead of returning to MachineAPI and starting again',
-    ),
+    scenario('migrate to ClusterAPI, then delete the CAPI MachineSet', machineApi, [
+      people.migrate('ClusterAPI'),
+      people.deleteCapiMachineSet(),
+    ]),
+    scenario('migrate to ClusterAPI, then delete the CAPI Machine', machineApi, [
+      people.migrate('ClusterAPI'),
+      people.deleteCapiMachine(),
+    ]),
     scenario('migrate to ClusterAPI, then delete the MAPI Machine', machineApi, [
       people.migrate('ClusterAPI'),
       people.deleteMapiMachine(),

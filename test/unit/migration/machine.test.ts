@@ -213,21 +213,32 @@ describe('Machine migration handshake', () => {
     );
   });
 
-  it('a CAPI Machine gone while migrating to ClusterAPI: it waits, says how to get out, and returns to MachineAPI when asked', () => {
+  it('a CAPI Machine gone while migrating to ClusterAPI: MachineAPI is authoritative again, and the migration waits at the gate for its mirror', () => {
     const { world, fleet } = machineWorld();
     wish(world, fleet, 'ClusterAPI');
     run(world, fleet, 1);
     fleet.capi.delete('m1');
-    run(world, fleet);
-    const waiting = condition(fleet.mapi.get('m1'), MIGRATION_CONDITION);
-    expect(waiting?.reason).to.equal(MigrationReason.WaitingForClusterAPIMachine);
-    expect(waiting?.message).to.match(
-      /needs the Cluster API Machine openshift-cluster-api\/m1, which does not exist\. Set spec\.authoritativeAPI to MachineAPI/,
-    );
-    wish(world, fleet, 'MachineAPI');
-    run(world, fleet);
+    const notes = run(world, fleet);
+    expect(notes).to.include('leaving Migrating: MachineAPI is authoritative');
     expect(fleet.mapi.get('m1')?.status?.authoritativeAPI).to.equal('MachineAPI');
+    const waiting = condition(fleet.mapi.get('m1'), MIGRATION_CONDITION);
+    expect(waiting?.reason).to.equal(MigrationReason.WaitingForSynchronization);
+    expect(waiting?.message).to.match(
+      /the Cluster API Machine openshift-cluster-api\/m1 does not exist yet/,
+    );
     expect(fleet.infra.get('m1')?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
+  });
+
+  it('an unpaused infrastructure machine is paused again when its CAPI Machine goes while migrating to ClusterAPI', () => {
+    const { world, fleet } = machineWorld();
+    wish(world, fleet, 'ClusterAPI');
+    run(world, fleet, 1);
+    delete fleet.infra.get('m1')!.metadata.annotations![PAUSED_ANNOTATION];
+    fleet.capi.delete('m1');
+    expect(run(world, fleet).slice(0, 2)).to.deep.equal([
+      `pausing the ${INFRA} again: the CAPI machine is gone`,
+      'leaving Migrating: MachineAPI is authoritative',
+    ]);
   });
 
   it('copies spec into an empty status, and leaves a Machine being deleted alone', () => {
