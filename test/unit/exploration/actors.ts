@@ -22,7 +22,7 @@ import {
   MAPI_MACHINE_FINALIZER,
   PAUSED_ANNOTATION,
 } from '../../../src/model/markers.js';
-import type { Step } from '../../../src/sync/steps.js';
+import { controllerReference, type Step } from '../../../src/sync/steps.js';
 import { PlannerMemo, type NamedCaches } from './memo.js';
 import { CAPI_NAMESPACE } from '../conversion/machine/support.js';
 import {
@@ -305,16 +305,7 @@ function newMapiMachine(set: MapiMachineSet, name: string): MapiMachine {
       name,
       namespace: MAPI_NAMESPACE,
       labels: { ...template.metadata?.labels },
-      ownerReferences: [
-        {
-          apiVersion: set.apiVersion,
-          kind: 'MachineSet',
-          name: set.metadata.name,
-          uid: set.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerReference(set)],
     },
     spec: structuredClone(template.spec ?? {}) as MapiMachine['spec'],
   };
@@ -432,14 +423,7 @@ function clusterApiMoves(state: State): Move[] {
             metadata: {
               ownerReferences: [
                 ...(infra.metadata.ownerReferences ?? []),
-                {
-                  apiVersion: machine.apiVersion,
-                  kind: 'Machine',
-                  name,
-                  uid: machine.metadata.uid ?? '',
-                  controller: true,
-                  blockOwnerDeletion: true,
-                },
+                controllerReference(machine),
               ],
             },
           },
@@ -473,16 +457,7 @@ function createCapiMachine(c: Cluster, set: CapiMachineSet, name: string): void 
       name,
       namespace: CAPI_NAMESPACE,
       labels: { ...template.metadata?.labels },
-      ownerReferences: [
-        {
-          apiVersion: set.apiVersion,
-          kind: 'MachineSet',
-          name: set.metadata.name,
-          uid: set.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerReference(set)],
     },
     spec: {
       ...structuredClone(template.spec),
@@ -496,16 +471,7 @@ function createCapiMachine(c: Cluster, set: CapiMachineSet, name: string): void 
       name,
       namespace: CAPI_NAMESPACE,
       labels: { ...template.metadata?.labels },
-      ownerReferences: [
-        {
-          apiVersion: machine.apiVersion,
-          kind: 'Machine',
-          name,
-          uid: machine.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerReference(machine)],
     },
     spec: structuredClone(source.spec?.template?.spec ?? {}),
   } as KubeObject);
