@@ -224,15 +224,8 @@ function stopForDeletion(s: Subject): Step | undefined {
       `pausing the CAPI ${s.noun} again${why}`,
     );
   }
-  // Even one being deleted: with its CAPI object paused or gone, Cluster API does not finish it.
-  const unpaused = s.companions.find((c) => !isPaused(c));
-  if (unpaused) {
-    return annotate(
-      unpaused,
-      { [PAUSED_ANNOTATION]: PAUSED_VALUE },
-      `pausing the ${describe(unpaused)} again${why}`,
-    );
-  }
+  const companion = pauseCompanionsAgain(s, why);
+  if (companion) return companion;
   if (capi && !isDeleting(capi) && !isPausedBy(capi.status?.conditions, 'True')) {
     return done(`waiting for Cluster API to pause ${s.capiName} again`);
   }
@@ -241,6 +234,22 @@ function stopForDeletion(s: Subject): Step | undefined {
     s,
     'MachineAPI',
     `This ${s.kind} is being deleted, so the migration to ClusterAPI stops: MachineAPI, authoritative when the deletion was asked, stays authoritative and carries it out.`,
+  );
+}
+
+/**
+ * Pauses again, one per step, the companions a hand-over to Cluster API unpaused, even one being
+ * deleted: with its CAPI object paused or gone, Cluster API does not finish it.
+ */
+function pauseCompanionsAgain(s: Subject, why: string): Step | undefined {
+  const unpaused = s.companions.find((c) => !isPaused(c));
+  return (
+    unpaused &&
+    annotate(
+      unpaused,
+      { [PAUSED_ANNOTATION]: PAUSED_VALUE },
+      `pausing the ${describe(unpaused)} again${why}`,
+    )
   );
 }
 
@@ -276,14 +285,11 @@ function restartWithoutCapi(s: Subject): Step {
       )
     );
   }
-  const unpaused = s.companions.find((c) => !isPaused(c));
-  if (unpaused) {
-    return annotate(
-      unpaused,
-      { [PAUSED_ANNOTATION]: PAUSED_VALUE },
-      `pausing the ${describe(unpaused)} again: the CAPI ${s.noun} is ${capi ? 'being deleted' : 'gone'}`,
-    );
-  }
+  const companion = pauseCompanionsAgain(
+    s,
+    `: the CAPI ${s.noun} is ${capi ? 'being deleted' : 'gone'}`,
+  );
+  if (companion) return companion;
   const state: MigrationState = {
     status: 'True',
     reason: MigrationReason.Restarting,
