@@ -71,15 +71,20 @@ async function migrate(
   return { code, ...ran };
 }
 
-/** The spec patches of MachineSets in `c`'s MAPI namespace made by a person (not a controller). */
+/** The spec patches of MachineSets in `c`'s MAPI namespace that a person (not a controller) made. */
 async function specPatches(c: TestController, from: number): Promise<string[]> {
   const prefix = `/apis/machine.openshift.io/v1beta1/namespaces/${c.mapiNamespace}/machinesets/`;
   const events = await auditEventsSince(from, prefix);
-  return events
-    .filter((e) => e.verb === 'patch' && !CONTROLLERS.has(e.user.username))
-    .map((e) => e.requestURI.slice(prefix.length).split('?')[0]!)
-    .filter((name) => !name.includes('/'))
-    .sort();
+  return (
+    events
+      .filter((e) => e.verb === 'patch' && !CONTROLLERS.has(e.user.username))
+      // Changes made, not attempts: a patch refused because the object changed since it was read
+      // (its resourceVersion test) is read again and retried by migrate, and changes nothing.
+      .filter((e) => (e.responseStatus?.code ?? 200) < 300)
+      .map((e) => e.requestURI.slice(prefix.length).split('?')[0]!)
+      .filter((name) => !name.includes('/'))
+      .sort()
+  );
 }
 
 /** Every Machine's uid on both sides, by name. */
