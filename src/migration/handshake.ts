@@ -169,25 +169,17 @@ function settleUnexplainedMigrating(s: Subject): Step {
 }
 
 /**
- * Cluster API's object is being deleted, or is gone, while authority leaves it: the deletion,
- * asked of the authoritative side, wins. Everything paused for the hand-over is unpaused so that
+ * Cluster API's object is being deleted, or is gone, while authority leaves it (or while Cluster
+ * API, unpaused, already acts on it): the deletion, asked of the authoritative side, wins. Everything paused for the hand-over is unpaused so that
  * Cluster API finishes it (a paused object is never deleted), and ClusterAPI stays
  * authoritative; the deletion table then lets the MAPI side follow.
  */
-function yieldToDeletion(s: Subject): Step {
-  const state: MigrationState = {
-    status: 'False',
-    reason: MigrationReason.StoppedByDeletion,
-    message: `${s.capiName} is ${s.capi ? 'being deleted' : 'deleted'}, so the migration to MachineAPI stops: ClusterAPI stays authoritative, and this ${s.kind} follows the deletion.`,
-  };
-  return (
-    (s.capi && unpause(s, s.capi, ' being deleted')) ??
-    finalStatus(s.mapi, s.now, 'ClusterAPI', state, {
-      type: 'Normal',
-      reason: MigrationReason.StoppedByDeletion,
-      message: state.message,
-    })
-  );
+function yieldToDeletion(
+  s: Subject,
+  message = `${s.capiName} is ${s.capi ? 'being deleted' : 'deleted'}, so the migration to MachineAPI stops: ClusterAPI stays authoritative, and this ${s.kind} follows the deletion.`,
+  why = ' being deleted',
+): Step {
+  return (s.capi && unpause(s, s.capi, why)) ?? returnAuthority(s, 'ClusterAPI', message);
 }
 
 /**
@@ -208,13 +200,10 @@ function stopForDeletion(s: Subject): Step | undefined {
   const { capi } = s;
   // Cluster API, already acting, is deleting the CAPI side too: it finishes what it began.
   if (capi && isDeleting(capi) && !isPaused(capi)) {
-    return (
-      unpause(s, capi, why) ??
-      returnAuthority(
-        s,
-        'ClusterAPI',
-        `This ${s.kind} is being deleted, and Cluster API, already authoritative for ${s.capiName}, is deleting it too: the migration ends at ClusterAPI, which carries the deletion out.`,
-      )
+    return yieldToDeletion(
+      s,
+      `This ${s.kind} is being deleted, and Cluster API, already authoritative for ${s.capiName}, is deleting it too: the migration ends at ClusterAPI, which carries the deletion out.`,
+      why,
     );
   }
   if (capi && !isPaused(capi)) {
@@ -276,13 +265,9 @@ function returnAuthority(s: Subject, to: Authority, message: string): Step {
 function restartWithoutCapi(s: Subject): Step {
   const { capi } = s;
   if (capi && !isPaused(capi)) {
-    return (
-      unpause(s, capi, ' being deleted') ??
-      returnAuthority(
-        s,
-        'ClusterAPI',
-        `${s.capiName} is being deleted by Cluster API, which already acts on it: the migration ends at ClusterAPI, which carries the deletion out, and this ${s.kind} follows it.`,
-      )
+    return yieldToDeletion(
+      s,
+      `${s.capiName} is being deleted by Cluster API, which already acts on it: the migration ends at ClusterAPI, which carries the deletion out, and this ${s.kind} follows it.`,
     );
   }
   const companion = pauseCompanionsAgain(

@@ -14,18 +14,17 @@ export function leftoverMirrors(
   return capiMachineSets
     .filter((set) => isOurPausedMirror(set) && !set.metadata.deletionTimestamp)
     .filter((set) => !mapiMachineSetNames.includes(set.metadata.name))
-    .map(({ metadata }) => metadata)
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((metadata) => {
-      const where = `-n ${metadata.namespace ?? '<namespace>'} ${metadata.name}`;
-      const who = isRecordedMirror({ metadata, apiVersion: '', kind: '' })
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
+    .map((set) => {
+      const { name, namespace } = set.metadata;
+      const who = isRecordedMirror(set)
         ? 'it is a mirror of ours, which the controller deletes once it runs'
         : 'it is not a mirror the controller made (a copy, or one older than its record), so the controller leaves it alone';
       return (
-        `the paused CAPI MachineSet ${metadata.name} is marked as the mirror of a Machine API ` +
+        `the paused CAPI MachineSet ${name} is marked as the mirror of a Machine API ` +
         `MachineSet that does not exist, and nobody acts on it or its Machines; ${who}. To ` +
-        `remove it: oc delete machinesets.cluster.x-k8s.io ${where} (paused, it deletes no ` +
-        `instance; the controller releases it and its Machines).`
+        `remove it: oc delete machinesets.cluster.x-k8s.io -n ${namespace ?? '<namespace>'} ${name} ` +
+        `(paused, it deletes no instance; the controller releases it and its Machines).`
       );
     });
 }
