@@ -2,8 +2,9 @@
 // kube-controller-manager running only the garbage-collector and namespace
 // controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
 // real controllers and admission webhooks that run next to this project's controller in a
-// cluster (its "neighbours": Cluster API core, the AWS, OpenStack and GCP providers' webhooks,
-// machine-api-operator's MachineSet and Machine controllers and admission webhooks), built from
+// cluster (its "neighbours": Cluster API core, the AWS, OpenStack and GCP providers' webhooks
+// with stand-ins for their machine controllers' finalizers, machine-api-operator's MachineSet and
+// Machine controllers and admission webhooks), built from
 // their Go modules by hack/build-neighbours.sh from the mains in hack/neighbours/, with the
 // cluster-scoped config objects they read (Infrastructure and DNS `cluster`).
 // Used by the test harness (one per test run), the local-cluster command and the demo.
@@ -626,6 +627,7 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
       'AWSMachine webhook',
       'AWSCluster webhook',
       'AWSClusterTemplate webhook',
+      "a stand-in for CAPA's AWSMachine controller: its finalizer only (no cloud)",
     ],
     webhooks: true,
     // OpenShift machines boot from Ignition: without this gate CAPA refuses spec.ignition.
@@ -652,6 +654,7 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
       'OpenStackMachine webhook',
       'OpenStackCluster webhook',
       'OpenStackClusterTemplate webhook',
+      "a stand-in for CAPO's OpenStackMachine and OpenStackServer controllers: their finalizers only (no cloud)",
     ],
     webhooks: true,
     webhookCheck: {
@@ -682,6 +685,7 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
       'GCPMachine webhook',
       'GCPCluster webhook',
       'GCPClusterTemplate webhook',
+      "a stand-in for CAPG's GCPMachine controller: its finalizer only (no cloud)",
     ],
     webhooks: true,
     webhookCheck: {

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../api/types.js';
 import { findSynchronized } from '../sync/conditions.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION, PAUSED_VALUE } from '../model/markers.js';
-import { annotate, done, isDeleting, isPaused, type Step } from '../sync/steps.js';
+import { annotate, done, hasFinalizer, isDeleting, isPaused, type Step } from '../sync/steps.js';
 import {
   conditionWrite,
   finalStatus,
@@ -305,10 +305,34 @@ function handOverToClusterApi(
   ) {
     return restart(s, 'MachineAPI', 'ClusterAPI', capi);
   }
+  const towards = direction(from, 'ClusterAPI');
   return (
-    s.follow?.('ClusterAPI', direction(from, 'ClusterAPI')) ??
+    s.follow?.('ClusterAPI', towards) ??
+    unpauseCompanions(s, '') ??
+    awaitProvider(s, towards) ??
     unpause(s, capi, '') ??
     finish(s, from, 'ClusterAPI')
+  );
+}
+
+/**
+ * The companions are unpaused, and the CAPI object waits until their provider has taken them in
+ * hand (its finalizer): a deletion from then on is carried out by the provider, instance and all.
+ * Until then Machine API stays authoritative, and a deletion is Machine API's.
+ */
+function awaitProvider(s: Subject, { lead, wayOut }: Direction): Step | undefined {
+  const waiting = s.companions.find((c) => {
+    const finalizer = s.providerFinalizer?.(c);
+    return finalizer !== undefined && !isDeleting(c) && !hasFinalizer(c, finalizer);
+  });
+  if (!waiting) return undefined;
+  const state: MigrationState = {
+    status: 'True',
+    reason: MigrationReason.WaitingForProvider,
+    message: `${lead}: waiting for the provider to take ${describe(waiting)} in hand (its finalizer ${s.providerFinalizer?.(waiting) ?? ''}, added on its first reconcile after the unpause) before ${s.capiName} is unpaused; if it does not come, see that object's conditions and the provider's controller.${wayOut}`,
+  };
+  return (
+    conditionWrite(s.mapi, s.now, state) ?? done(`waiting for the provider of ${describe(waiting)}`)
   );
 }
 
@@ -361,16 +385,19 @@ function pauseCompanions(s: Subject, again: string): Step | undefined {
   );
 }
 
+/** Unpauses the companions, one per step. */
+function unpauseCompanions(s: Subject, again: string): Step | undefined {
+  const paused = s.companions.find((c) => isPaused(c));
+  return (
+    paused &&
+    annotate(paused, { [PAUSED_ANNOTATION]: null }, `unpausing the ${describe(paused)}${again}`)
+  );
+}
+
 /** Unpauses the companions, then the CAPI object (marking it ClusterAPI's), one per step. */
 function unpause(s: Subject, capi: CapiSide, again: string): Step | undefined {
-  const paused = s.companions.find((c) => isPaused(c));
-  if (paused) {
-    return annotate(
-      paused,
-      { [PAUSED_ANNOTATION]: null },
-      `unpausing the ${describe(paused)}${again}`,
-    );
-  }
+  const companion = unpauseCompanions(s, again);
+  if (companion) return companion;
   if (isPaused(capi) || capi.metadata.annotations?.[AUTHORITY_ANNOTATION] !== 'ClusterAPI') {
     return annotate(
       capi,

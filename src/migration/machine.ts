@@ -13,6 +13,7 @@ export function planMachineMigration(o: MachineObserved): Step | undefined {
   const { mapi, infrastructureMachine, instanceObject } = o;
   if (!mapi) return undefined;
   const companions = [infrastructureMachine, instanceObject].filter((c) => c !== undefined);
+  const provider = o.converter?.machine;
   return planHandshake({
     kind: 'Machine',
     noun: 'machine',
@@ -20,6 +21,8 @@ export function planMachineMigration(o: MachineObserved): Step | undefined {
     capi: o.mirror,
     capiName: `${o.capiNamespace}/${o.name}`,
     companions,
+    providerFinalizer: (companion) =>
+      companion === infrastructureMachine ? provider?.finalizer : provider?.instance?.finalizer,
     now: o.now,
   });
 }

@@ -35,6 +35,7 @@ export const MigrationReason = {
   WaitingForSynchronization: 'WaitingForSynchronization',
   MachinesNotMirrored: 'MachinesNotMirrored',
   WaitingForPause: 'WaitingForPause',
+  WaitingForProvider: 'WaitingForProvider',
   WaitingForClusterAPIMachineSet: 'WaitingForClusterAPIMachineSet',
   WaitingForClusterAPIMachine: 'WaitingForClusterAPIMachine',
   WaitingForMachines: 'WaitingForMachines',

@@ -33,6 +33,13 @@ export interface Subject {
    * infrastructure machine), so that nothing of the new side acts before its owner does.
    */
   companions: KubeObject[];
+  /**
+   * The finalizer a companion's own controller adds on its first reconcile after the unpause (the
+   * provider's), or undefined when it has none. The CAPI object is unpaused only once every
+   * companion carries it: deleted earlier, a companion would go at once, and its instance run on
+   * with nothing to manage it.
+   */
+  providerFinalizer?(companion: KubeObject): string | undefined;
   /** RFC 3339 time for lastTransitionTime. */
   now: string;
   /** A further gate after the object's own (a MachineSet's Machines): why it waits, or undefined. */

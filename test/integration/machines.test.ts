@@ -9,7 +9,8 @@ import type {
   MapiCondition,
 } from '../../src/api/types.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../src/model/markers.js';
-import { createCapiCluster } from '../support/capi-cluster.js';
+import { createCapiCluster, provisionClusterInfrastructure } from '../support/capi-cluster.js';
+import { namespaceEvents } from '../support/events.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';
 import {
@@ -563,6 +564,79 @@ describe('the MAPI MachineSet deleted while it migrates to ClusterAPI', function
       expect(names(await capiMachines(c)), state).to.deep.equal([]);
       expect(names(await awsMachines(c)), state).to.deep.equal([]);
     }, WAIT);
+  });
+});
+
+describe("the provider's finalizer before a Machine is Cluster API's", function () {
+  this.timeout(300_000);
+  const AWS_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  /** A fleet migrating to ClusterAPI on a Cluster whose infrastructure is not ready: CAPA waits. */
+  async function waitingForProvider() {
+    const c = await startTestController();
+    const cluster = await createCapiCluster(c.capiNamespace, { infrastructureReady: false });
+    await fleetAt(c, 'MachineAPI');
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
+    ]);
+    await eventually(async () => {
+      const machines = await mapiMachines(c);
+      const at = JSON.stringify(machines.map((m) => [m.metadata.name, m.status]));
+      expect(machines, at).to.have.length(2);
+      for (const machine of machines) {
+        expect(machine.status?.authoritativeAPI, at).to.equal('Migrating');
+        expect(condition(machine, 'MigrationProgressing'), at).to.include({
+          reason: 'WaitingForProvider',
+        });
+      }
+      for (const capi of await capiMachines(c)) {
+        expect(capi.metadata.annotations, 'CAPI Machine').to.have.property(PAUSED_ANNOTATION);
+      }
+      for (const aws of await awsMachines(c)) {
+        expect(aws.metadata.annotations ?? {}, 'AWSMachine').to.not.have.property(
+          PAUSED_ANNOTATION,
+        );
+        expect(aws.metadata.finalizers ?? [], 'AWSMachine').to.not.include(AWS_FINALIZER);
+      }
+    }, WAIT);
+    return { c, cluster };
+  }
+
+  it('the CAPI Machines are unpaused only once CAPA has taken their AWSMachines in hand', async () => {
+    const { c, cluster } = await waitingForProvider();
+    await provisionClusterInfrastructure(c.capiNamespace, cluster.name);
+    await waitAuthority(c, 'ClusterAPI', 2);
+    for (const aws of await awsMachines(c)) {
+      expect(aws.metadata.finalizers, aws.metadata.name).to.include(AWS_FINALIZER);
+    }
+  });
+
+  it('the MAPI MachineSet deleted meanwhile: Machine API, still authoritative, deletes the machines', async () => {
+    const { c } = await waitingForProvider();
+    await deleteOne(MAPI, c.mapiNamespace, 'fleet');
+    await eventually(async () => {
+      const state = JSON.stringify((await mapiMachines(c)).map((m) => [m.metadata, m.status]));
+      expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
+      expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
+      expect(names(await mapiMachines(c)), state).to.deep.equal([]);
+      expect(names(await capiMachines(c)), state).to.deep.equal([]);
+      expect(names(await awsMachines(c)), state).to.deep.equal([]);
+    }, WAIT);
+    // No Machine became Cluster API's: each hand-over returned to MachineAPI (stopped by the
+    // deletion, or restarting as its CAPI Machine went first), and machine-api-operator deleted it.
+    const events = (await namespaceEvents(c.mapiNamespace)).items.filter(
+      (e) => e.involvedObject.kind === 'Machine',
+    );
+    const returned = events.filter((e) =>
+      ['MigrationStoppedByDeletion', 'MigrationRestarted'].includes(e.reason ?? ''),
+    );
+    const reasons = JSON.stringify(events.map((e) => [e.involvedObject.name, e.reason]));
+    expect(
+      events.filter((e) => e.reason === 'MigrationCompleted'),
+      reasons,
+    ).to.deep.equal([]);
+    expect(new Set(returned.map((e) => e.involvedObject.name)).size, reasons).to.equal(2);
   });
 });
 

@@ -33,6 +33,12 @@ export interface CapiClusterOptions {
    * an infrastructureRef, controlPlaneRef or topology).
    */
   infrastructureRef?: InfrastructureRef;
+  /**
+   * Whether the default AWSCluster is created ready (its infrastructure provisioned). Default
+   * true; false holds the providers off (they take no machine in hand before), until
+   * `provisionClusterInfrastructure`.
+   */
+  infrastructureReady?: boolean;
   /** Resolve only once Cluster API has put its finalizer on the Cluster. Default true. */
   waitForClusterApi?: boolean;
 }
@@ -88,11 +94,7 @@ export async function createCapiCluster(
         },
       },
     );
-    await api.patch(
-      { ...AWS_CLUSTERS, namespace, name },
-      { type: 'json', operations: [{ op: 'add', path: '/status', value: { ready: true } }] },
-      { subresource: 'status' },
-    );
+    if (options.infrastructureReady ?? true) await provisionClusterInfrastructure(namespace, name);
   }
 
   const created = await api.create<{ metadata: { uid: string } }>(
@@ -123,4 +125,16 @@ export async function createCapiCluster(
     );
   }
   return { name, namespace, uid: created.metadata.uid, infrastructureRef, kubeconfigSecret };
+}
+
+/** What cluster-capi-operator writes on the AWSCluster it manages: its infrastructure is ready. */
+export async function provisionClusterInfrastructure(
+  namespace: string,
+  name: string,
+): Promise<void> {
+  await adminObjects().patch(
+    { ...AWS_CLUSTERS, namespace, name },
+    { type: 'json', operations: [{ op: 'add', path: '/status', value: { ready: true } }] },
+    { subresource: 'status' },
+  );
 }

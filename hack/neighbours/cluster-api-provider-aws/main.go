@@ -1,7 +1,8 @@
 // The admission webhooks of Cluster API Provider AWS (sigs.k8s.io/cluster-api-provider-aws/v2,
 // package webhooks) for the local control plane: AWSMachineTemplate (its spec is immutable),
 // AWSMachine, AWSCluster and AWSClusterTemplate, served on 127.0.0.1 with a CA of our own and
-// registered from the module's config/webhook/manifests.yaml. No AWS controllers.
+// registered from the module's config/webhook/manifests.yaml. No AWS controllers: a stand-in puts
+// and takes CAPA's AWSMachine finalizer as its controller does (serving.ProviderFinalizer).
 package main
 
 import (
@@ -29,6 +30,9 @@ func main() {
 			"AWSMachine":         (&webhooks.AWSMachine{}).SetupWebhookWithManager,
 			"AWSCluster":         (&webhooks.AWSCluster{}).SetupWebhookWithManager,
 			"AWSClusterTemplate": (&webhooks.AWSClusterTemplate{}).SetupWebhookWithManager,
+		},
+		StandIns: []func(manager.Manager) error{
+			serving.ProviderFinalizer{Kind: infrav1.GroupVersion.WithKind("AWSMachine"), Finalizer: infrav1.MachineFinalizer, InfrastructureMachine: true}.SetupWithManager,
 		},
 		BeforeStart: func() error {
 			if *gates == "" {

@@ -1,7 +1,8 @@
 // The admission webhooks of Cluster API Provider GCP (sigs.k8s.io/cluster-api-provider-gcp, package
 // webhooks) for the local control plane: GCPMachineTemplate, GCPMachine, GCPCluster and
 // GCPClusterTemplate, served on 127.0.0.1 with a CA of our own and registered from the module's
-// config/webhook/manifests.yaml. No GCP controllers.
+// config/webhook/manifests.yaml. No GCP controllers: a stand-in puts and takes CAPG's GCPMachine
+// finalizer as its controller does (serving.ProviderFinalizer).
 package main
 
 import (
@@ -23,6 +24,9 @@ func main() {
 			"GCPMachine":         (&webhooks.GCPMachine{}).SetupWebhookWithManager,
 			"GCPCluster":         (&webhooks.GCPCluster{}).SetupWebhookWithManager,
 			"GCPClusterTemplate": (&webhooks.GCPClusterTemplate{}).SetupWebhookWithManager,
+		},
+		StandIns: []func(manager.Manager) error{
+			serving.ProviderFinalizer{Kind: infrav1.GroupVersion.WithKind("GCPMachine"), Finalizer: infrav1.MachineFinalizer, InfrastructureMachine: true}.SetupWithManager,
 		},
 	}.Main()
 }

@@ -15,8 +15,9 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
 
-// WebhookOnly is the whole main of a neighbour that only serves admission webhooks (an
-// infrastructure provider without its controllers: nothing here may reach a cloud).
+// WebhookOnly is the whole main of a neighbour that serves admission webhooks (an infrastructure
+// provider without its controllers: nothing here may reach a cloud), with stand-ins where a
+// controller's behaviour matters (ProviderFinalizer).
 type WebhookOnly struct {
 	// Name prefixes the registered webhook configurations.
 	Name string
@@ -24,6 +25,8 @@ type WebhookOnly struct {
 	AddToScheme []func(*runtime.Scheme) error
 	// Webhooks sets up each webhook on the manager, by kind.
 	Webhooks map[string]func(manager.Manager) error
+	// StandIns sets up the stand-ins for the provider's controllers on the manager.
+	StandIns []func(manager.Manager) error
 	// BeforeStart runs after the flags are parsed (e.g. to apply a --feature-gates flag of the caller's).
 	BeforeStart func() error
 }
@@ -84,6 +87,11 @@ func (w WebhookOnly) run(webhookPort int, certDir, manifests, prefix, probeAddr 
 	for _, kind := range kinds {
 		if err := w.Webhooks[kind](mgr); err != nil {
 			return fmt.Errorf("%s webhook: %w", kind, err)
+		}
+	}
+	for _, setup := range w.StandIns {
+		if err := setup(mgr); err != nil {
+			return err
 		}
 	}
 	registration := &Registration{Manifests: manifests, Prefix: prefix, CABundle: ca, Server: server, Port: webhookPort}

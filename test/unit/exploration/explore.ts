@@ -12,8 +12,6 @@ export interface Scenario {
   start: State;
   /** What people do, in this order, between any two steps of the others. */
   script: PersonAction[];
-  /** Why the scenario still breaks a promise, while the fix is open: it is reported, not run. */
-  open?: string;
 }
 
 export interface Exploration {

@@ -1,7 +1,8 @@
 // The Machines of the world's MachineSet, each a MAPI Machine, a CAPI Machine and an
 // infrastructure machine, with the controllers that act on them: machine-api-operator's
-// Machine controller, Cluster API's Machine controller, a stand-in for the Machine sync,
-// and each Machine's own migration handshake (planMachineMigration).
+// Machine controller, Cluster API's Machine controller, the provider's finalizer rule, a
+// stand-in for the Machine sync, and each Machine's own migration handshake
+// (planMachineMigration).
 import type {
   CapiMachine,
   InfrastructureMachine,
@@ -24,6 +25,21 @@ import {
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
 
+/** The fake platform's infrastructure machine and instance object, with their providers' finalizers. */
+export const FAKE_MACHINE = {
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+  kind: 'FakeMachine',
+  plural: 'fakemachines',
+  finalizer: 'fakemachine.infrastructure.cluster.x-k8s.io',
+  identity: () => ({ ok: true as const, value: {}, warnings: [] }),
+  instance: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+    kind: 'FakeServer',
+    plural: 'fakeservers',
+    finalizer: 'fakeserver.infrastructure.cluster.x-k8s.io',
+  },
+};
+
 export class Fleet implements MachinesModel {
   readonly mapi = new Map<string, MapiMachine>();
   readonly capi = new Map<string, CapiMachine>();
@@ -36,6 +52,8 @@ export class Fleet implements MachinesModel {
   machineApiOperator = true;
   /** Whether Cluster API's Machine controller acts. */
   clusterApi = true;
+  /** Whether the provider acts (adds its finalizer to what is unpaused, as CAPA's reconcileNormal). */
+  provider = true;
   /** Machines whose sync fails, with the message it reports. */
   readonly broken = new Map<string, string>();
   /** Machines the sync has not reached yet: it writes nothing for them. */
@@ -112,7 +130,9 @@ export class Fleet implements MachinesModel {
       capiMachineSet: this.world.mirror,
       cluster: this.world.cluster,
       infrastructure: this.world.infrastructure,
-      converter: this.world.converter,
+      ...(this.world.converter
+        ? { converter: { ...this.world.converter, machine: FAKE_MACHINE } }
+        : {}),
       platform: 'Fake',
       now: NOW,
     };
@@ -150,6 +170,7 @@ export class Fleet implements MachinesModel {
       for (const name of this.mapi.keys()) {
         if (this.machineApiOperator) this.machineApiOperatorActs(name);
         if (this.clusterApi) this.clusterApiActs(name);
+        if (this.provider) this.providerActs(name);
         this.syncActs(name);
         const step = this.handshakes ? this.plan(name) : undefined;
         if (step && step.kind !== 'done') this.world.write(step);
@@ -198,6 +219,22 @@ export class Fleet implements MachinesModel {
       ],
     };
     this.touch(machine);
+  }
+
+  /** The provider takes an unpaused infrastructure machine or instance object in hand. */
+  private providerActs(name: string): void {
+    const objects: [KubeObject | undefined, string][] = [
+      [this.infra.get(name), FAKE_MACHINE.finalizer],
+      [this.servers.get(name), FAKE_MACHINE.instance.finalizer],
+    ];
+    for (const [object, finalizer] of objects) {
+      if (!object || object.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined) continue;
+      if (object.metadata.deletionTimestamp || object.metadata.finalizers?.includes(finalizer)) {
+        continue;
+      }
+      object.metadata.finalizers = [...(object.metadata.finalizers ?? []), finalizer];
+      this.touch(object);
+    }
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   PAUSED_ANNOTATION,
 } from '../../../src/model/markers.js';
 import { ADMITTED_SHAPES, mapiMachineSet, World } from '../sync/machine-set/world.js';
-import { Fleet } from './fleet.js';
+import { FAKE_MACHINE, Fleet } from './fleet.js';
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
 const INFRA = 'FakeMachine openshift-cluster-api/m1';
@@ -129,6 +129,44 @@ describe('Machine migration handshake', () => {
     world.othersAct();
     run(world, fleet);
     expectOn(fleet, 'ClusterAPI');
+  });
+
+  it('MachineAPI → ClusterAPI: the CAPI Machine is unpaused only once the provider has taken the infrastructure machine in hand (its finalizer)', () => {
+    const { world, fleet } = machineWorld();
+    fleet.provider = false;
+    wish(world, fleet, 'ClusterAPI');
+    expect(run(world, fleet).slice(-2)).to.deep.equal([
+      `unpausing the ${INFRA}`,
+      'reporting MigrationProgressing=True',
+    ]);
+    const waiting = condition(fleet.mapi.get('m1'), MIGRATION_CONDITION);
+    expect(waiting?.reason).to.equal(MigrationReason.WaitingForProvider);
+    expect(waiting?.message).to.include(`take ${INFRA} in hand`);
+    expect(waiting?.message).to.include(FAKE_MACHINE.finalizer);
+    expect(waiting?.message).to.match(/Set spec\.authoritativeAPI to MachineAPI to cancel/);
+    expect(fleet.mapi.get('m1')?.status?.authoritativeAPI).to.equal('Migrating');
+    expect(paused(fleet)).to.deep.equal({ capi: true, infra: false });
+    fleet.provider = true;
+    world.othersAct();
+    expect(run(world, fleet)).to.deep.equal([
+      'unpausing the CAPI machine',
+      'leaving Migrating: ClusterAPI is authoritative',
+    ]);
+    expectOn(fleet, 'ClusterAPI');
+  });
+
+  it('MachineAPI → ClusterAPI, the MAPI Machine deleted before the provider took the infrastructure machine in hand: MachineAPI carries the deletion out', () => {
+    const { world, fleet } = machineWorld();
+    fleet.provider = false;
+    wish(world, fleet, 'ClusterAPI');
+    run(world, fleet);
+    deleteHeld(fleet.mapi.get('m1')!);
+    expect(run(world, fleet)).to.deep.equal([
+      `pausing the ${INFRA} again: the MAPI machine is being deleted`,
+      'leaving Migrating: MachineAPI is authoritative',
+    ]);
+    expect(fleet.mapi.get('m1')?.status?.authoritativeAPI).to.equal('MachineAPI');
+    expect(paused(fleet)).to.deep.equal({ capi: true, infra: true });
   });
 
   it('ClusterAPI → MachineAPI: the CAPI Machine and then the infrastructure machine are paused, and Cluster API reports Paused=True, before MAPI takes over', () => {
