@@ -715,6 +715,7 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
     runs: [
       'MachineSet controller (MachineAPIMigration feature gate on)',
       'Machine and drain controllers with a cloud-free stand-in actuator (MachineAPIMigration feature gate on)',
+      'MachineHealthCheck controller (deletes the Machine of an unhealthy node, whatever its authority)',
       'MachineSet and Machine defaulting and validating webhooks (built anew when the Infrastructure or DNS changes)',
     ],
     webhooks: true,

@@ -28,6 +28,7 @@ CAPIBM_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1_v1beta2
 CRDS="
 $OPENSHIFT_API machine/v1beta1/zz_generated.crd-manifests/0000_10_machine-api_01_machinesets-CustomNoUpgrade.crd.yaml
 $OPENSHIFT_API machine/v1beta1/zz_generated.crd-manifests/0000_10_machine-api_01_machines-CustomNoUpgrade.crd.yaml
+$OPENSHIFT_API machine/v1beta1/zz_generated.crd-manifests/0000_10_machine-api_01_machinehealthchecks.crd.yaml
 $OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_infrastructures-Default.crd.yaml
 $OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_dnses-Default.crd.yaml
 $OPENSHIFT_API config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml

@@ -29,6 +29,13 @@ export interface DeletionKind extends MirrorKind {
    * undefined when it may go.
    */
   mapiStillDeleting?(mapi: MapiSide): string | undefined;
+  /**
+   * Whether the deletion of `deleted`, either side, asks for the object itself to go, the
+   * authoritative side following (a Machine is one machine, whichever side a person or a
+   * remediation deletes), rather than being a cascade from its owner. Absent: never (a
+   * MachineSet's authoritative side never follows its mirror).
+   */
+  deletionAsksToGo?(deleted: KubeObject): boolean;
 }
 
 /** A MAPI object as the table reads it. */
@@ -99,6 +106,16 @@ export function planDeletion(
 function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide): Step {
   const { mirror } = o;
   const machineApi = mapi.status?.authoritativeAPI === 'MachineAPI';
+  const clusterApi = mapi.status?.authoritativeAPI === 'ClusterAPI';
+  if (mirror && clusterApi && !isDeleting(mirror) && k.deletionAsksToGo?.(mapi)) {
+    // The object itself is to go: Cluster API deletes it (drain, instance); the MAPI side
+    // follows as it follows any deleted authoritative CAPI object.
+    return {
+      kind: 'delete',
+      object: mirror,
+      note: `deleting the authoritative ${k.capiNoun}: its ${k.mapiNoun} was deleted`,
+    };
+  }
   if (mirror && machineApi && isPaused(mirror)) {
     // Machine API is authoritative: its paused mirror goes with it, once Machine API is done.
     const busy = k.mapiStillDeleting?.(mapi);
@@ -115,6 +132,9 @@ function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide):
     // Leftovers of the mirror (templates) are released once it is gone, while we still hold
     // the MAPI side.
     if (k.leftovers) return done('waiting for the deleted mirror to go');
+  } else if (mirror && isDeleting(mirror)) {
+    const release = releaseMirror(k, mirror);
+    if (release) return release;
   } else if (mirror) {
     // The CAPI side is, or may become, authoritative: it stays, and is no longer ours (neither
     // our finalizer nor the record that would have it deleted as our mirror).
@@ -146,6 +166,14 @@ function planMirrorDeletion(
       kind: 'delete',
       object: mapi,
       note: `deleting the MAPI mirror of a deleted authoritative ${k.capiNoun}`,
+    };
+  }
+  if (authority === 'MachineAPI' && k.deletionAsksToGo?.(mirror)) {
+    // The object itself is to go: Machine API deletes it (drain, instance), then its mirror goes.
+    return {
+      kind: 'delete',
+      object: mapi,
+      note: `deleting the authoritative ${k.mapiNoun}: its ${k.capiNoun} was deleted`,
     };
   }
   if (authority === 'MachineAPI') {

@@ -24,7 +24,6 @@ import {
   type TestController,
 } from '../support/controller.js';
 import {
-  AWS_MACHINES,
   awsMachines,
   CAPI_MACHINES,
   capiMachines,
@@ -340,22 +339,20 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     }, WAIT);
   });
 
-  it('MachineAPI, the CAPI Machine deleted: created again; the MAPI Machine and its instance stay', async () => {
+  it('MachineAPI, the CAPI Machine deleted (a person, a remediation): Machine API deletes the machine; its replacement is mirrored', async () => {
     const c = await start();
     const victim = await fleetAt(c, 'MachineAPI');
-    const mapiUid = uidOf(await mapiMachines(c), victim);
-    const capiUid = uidOf(await capiMachines(c), victim);
     await deleteOne(CAPI_MACHINES, c.capiNamespace, victim);
     await eventually(async () => {
-      const again = (await capiMachines(c)).find((m) => m.metadata.name === victim);
-      expect(again?.metadata.uid).to.be.a('string');
-      expect(again?.metadata.uid).to.not.equal(capiUid);
-      expect(again?.metadata.deletionTimestamp).to.equal(undefined);
+      const mapi = await mapiMachines(c);
+      const at = JSON.stringify(mapi.map((m) => m.metadata));
+      expect(names(mapi), at).to.not.include(victim);
+      expect(names(await capiMachines(c)), at).to.not.include(victim);
+      expect(names(await awsMachines(c)), at).to.not.include(victim);
     }, WAIT);
-    const { mapi } = await waitMirrored(c, 2);
-    const kept = mapi.find((m) => m.metadata.name === victim)!;
-    expect(kept.metadata.uid).to.equal(mapiUid);
-    expect(kept.metadata.deletionTimestamp).to.equal(undefined);
+    // machine-api-operator's MachineSet replaces it, and the replacement is mirrored
+    await waitMirrored(c, 2);
+    await expectNothingTerminating(c);
   });
 
   it('ClusterAPI, the CAPI Machine deleted: its MAPI mirror follows; the replacement is mirrored under ClusterAPI', async () => {
@@ -373,21 +370,38 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     await waitAuthority(c, 'ClusterAPI', 2);
   });
 
-  it('ClusterAPI, the MAPI Machine deleted: released; the CAPI Machine stays and is mirrored again', async () => {
+  it('ClusterAPI, the MAPI Machine deleted (a person, a remediation): Cluster API deletes the machine; the replacement is mirrored under ClusterAPI', async () => {
     const c = await start();
     const victim = await fleetAt(c, 'ClusterAPI');
-    const mapiUid = uidOf(await mapiMachines(c), victim);
-    const capiUid = uidOf(await capiMachines(c), victim);
     await deleteOne(MAPI_MACHINES, c.mapiNamespace, victim);
     await eventually(async () => {
-      const mirror = (await mapiMachines(c)).find((m) => m.metadata.name === victim);
-      expect(mirror?.metadata.uid).to.be.a('string');
-      expect(mirror?.metadata.uid).to.not.equal(mapiUid);
+      const mapi = await mapiMachines(c);
+      const capi = await capiMachines(c);
+      expect(names(capi)).to.have.length(2);
+      expect(names(capi)).to.not.include(victim);
+      expect(names(mapi), JSON.stringify(mapi.map((m) => m.metadata))).to.deep.equal(names(capi));
+      expect(names(await awsMachines(c))).to.deep.equal(names(capi));
     }, WAIT);
     await waitAuthority(c, 'ClusterAPI', 2);
-    const capi = await capiMachines(c);
-    expect(uidOf(capi, victim)).to.equal(capiUid);
-    expect(capi.every((m) => m.metadata.deletionTimestamp === undefined)).to.equal(true);
+    await expectNothingTerminating(c);
+  });
+
+  it('a cascade is not a deletion of one machine: the paused CAPI MachineSet deleted under MachineAPI takes its CAPI Machines along, and the MAPI machines stay', async () => {
+    const c = await start();
+    await fleetAt(c, 'MachineAPI');
+    const before = await mapiMachines(c);
+    const capiBefore = (await capiMachines(c)).map((m) => m.metadata.uid);
+    await deleteOne(CAPI, c.capiNamespace, 'fleet');
+    // the garbage collector deletes the paused CAPI Machines; each is created again
+    await eventually(async () => {
+      expect((await getCapi(c, 'fleet'))?.metadata.deletionTimestamp).to.equal(undefined);
+      const capi = await capiMachines(c);
+      expect(names(capi)).to.deep.equal(names(before));
+      expect(capi.filter((m) => capiBefore.includes(m.metadata.uid))).to.deep.equal([]);
+    }, WAIT);
+    const { mapi } = await waitMirrored(c, 2);
+    expect(mapi.map((m) => m.metadata.uid)).to.have.members(before.map((m) => m.metadata.uid));
+    await expectNothingTerminating(c);
   });
 });
 
@@ -405,17 +419,14 @@ describe('a round trip through Cluster API, and a deletion during one', function
   before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
 
   // Cluster API Provider AWS adds this finalizer when it first reconciles an unpaused AWSMachine
-  // and never removes it from a paused one. Its controllers need AWS and are not in the local
-  // control plane (its webhooks are), so the test adds the finalizer where CAPA would.
+  // and never removes it from a paused one (in the local control plane, its stand-in does).
   const PROVIDER_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
 
   it('MachineAPI → ClusterAPI → MachineAPI, then a scale-down: the machine goes on both sides, its AWSMachine too', async () => {
     const c = await start();
     await fleetAt(c, 'ClusterAPI');
     for (const aws of await awsMachines(c)) {
-      await patch(AWS_MACHINES, c.capiNamespace, aws.metadata.name, [
-        { op: 'add', path: '/metadata/finalizers', value: [PROVIDER_FINALIZER] },
-      ]);
+      expect(aws.metadata.finalizers, 'CAPA took it in hand').to.include(PROVIDER_FINALIZER);
     }
     await patch(MAPI, c.mapiNamespace, 'fleet', [
       { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
@@ -567,6 +578,121 @@ describe('the MAPI MachineSet deleted while it migrates to ClusterAPI', function
   });
 });
 
+describe("a MachineHealthCheck's remediation (machine-api-operator's, whatever the authority)", function () {
+  this.timeout(300_000);
+  const NODES = { group: '', version: 'v1', plural: 'nodes' };
+  const HEALTH_CHECKS = {
+    group: 'machine.openshift.io',
+    version: 'v1beta1',
+    plural: 'machinehealthchecks',
+  };
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  /** A Node for the instance `providerID`, NotReady for an hour: the kubelet stopped reporting. */
+  async function unhealthyNode(name: string, providerID: string): Promise<void> {
+    const api = adminObjects();
+    await api.create(NODES, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name },
+      spec: { providerID },
+    });
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const ready = {
+      type: 'Ready',
+      status: 'False',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+      lastTransitionTime: anHourAgo,
+      lastHeartbeatTime: anHourAgo,
+    };
+    await api.patch(
+      { ...NODES, name },
+      { type: 'merge', body: { status: { conditions: [ready] } } },
+      { subresource: 'status' },
+    );
+  }
+
+  /** machine-api-operator's MachineHealthCheck over the fleet's Machines: NotReady for 1 s is unhealthy. */
+  async function healthCheck(c: TestController): Promise<void> {
+    await adminObjects().create(
+      { ...HEALTH_CHECKS, namespace: c.mapiNamespace },
+      {
+        apiVersion: 'machine.openshift.io/v1beta1',
+        kind: 'MachineHealthCheck',
+        metadata: { name: 'fleet' },
+        spec: {
+          selector: { matchLabels: { 'machine.openshift.io/cluster-api-machineset': 'fleet' } },
+          unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '1s' }],
+        },
+      },
+    );
+  }
+
+  /** The victim is replaced: gone on both sides, two Machines mirrored again, nothing Terminating. */
+  async function replaced(
+    c: TestController,
+    victim: string,
+    authority: 'MachineAPI' | 'ClusterAPI',
+  ) {
+    await eventually(async () => {
+      const mapi = await mapiMachines(c);
+      const capi = await capiMachines(c);
+      const at = JSON.stringify(mapi.map((m) => [m.metadata.name, m.metadata.deletionTimestamp]));
+      expect(names(mapi), at).to.not.include(victim);
+      expect(names(capi), at).to.not.include(victim);
+      expect(names(await awsMachines(c)), at).to.not.include(victim);
+      expect(names(mapi), at).to.have.length(2);
+      expect(names(mapi), at).to.deep.equal(names(capi));
+    }, WAIT);
+    if (authority === 'MachineAPI') await waitMirrored(c, 2);
+    else await waitAuthority(c, 'ClusterAPI', 2);
+    await expectNothingTerminating(c);
+    const remediated = (await namespaceEvents(c.mapiNamespace)).items.filter(
+      (e) => e.reason === 'MachineDeleted' && e.involvedObject.name === victim,
+    );
+    expect(remediated, 'the MachineHealthCheck deleted the MAPI Machine').to.have.length(1);
+  }
+
+  it('under MachineAPI: machine-api-operator deletes the Machine of an unhealthy node and replaces it; the mirror follows', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'MachineAPI');
+    const machine = (await mapiMachines(c)).find((m) => m.metadata.name === victim)!;
+    const node = `${victim}-node`;
+    await unhealthyNode(node, machine.spec.providerID!);
+    // What machine-api-operator's nodelink controller (not run here) writes once the node joins.
+    await adminObjects().patch(
+      { ...MAPI_MACHINES, namespace: c.mapiNamespace, name: victim },
+      { type: 'merge', body: { status: { nodeRef: { kind: 'Node', name: node } } } },
+      { subresource: 'status' },
+    );
+    await healthCheck(c);
+    await replaced(c, victim, 'MachineAPI');
+    await adminObjects()
+      .delete({ ...NODES, name: node })
+      .catch(() => undefined);
+  });
+
+  it('under ClusterAPI: the MAPI mirror it deletes takes the CAPI Machine along; Cluster API replaces the machine, and the replacement is mirrored', async () => {
+    const c = await start();
+    const victim = await fleetAt(c, 'ClusterAPI');
+    await provisionInfrastructure(c.capiNamespace, names(await awsMachines(c)));
+    const capi = (await capiMachines(c)).find((m) => m.metadata.name === victim)!;
+    const node = `${victim}-node`;
+    await unhealthyNode(node, capi.spec.providerID!);
+    // Cluster API finds the node by its providerID; the sync carries the node reference over.
+    await eventually(async () => {
+      const mapi = (await mapiMachines(c)).find((m) => m.metadata.name === victim);
+      expect(mapi?.status?.nodeRef?.name).to.equal(node);
+    }, WAIT);
+    await healthCheck(c);
+    await replaced(c, victim, 'ClusterAPI');
+    await adminObjects()
+      .delete({ ...NODES, name: node })
+      .catch(() => undefined);
+  });
+});
+
 describe("the provider's finalizer before a Machine is Cluster API's", function () {
   this.timeout(300_000);
   const AWS_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
@@ -657,7 +783,7 @@ describe("CAPO's OpenStackServer, on OpenStack", function () {
   before(() => setInfrastructure(openstackFixture.infrastructure));
   after(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
 
-  it('is paused under MachineAPI; a deleted paused mirror takes it along and the server stays', async () => {
+  it('is paused under MachineAPI; a paused mirror deleted in a cascade takes it along and the server stays', async () => {
     const c = await start();
     const api = adminObjects();
     await createMachineSet(c.mapiNamespace, openstackFixture.machineSet('os', c.mapiNamespace));
@@ -709,10 +835,11 @@ describe("CAPO's OpenStackServer, on OpenStack", function () {
       expect((await server())?.metadata.annotations).to.have.property(PAUSED_ANNOTATION);
     }, WAIT);
 
-    // A person deletes the paused CAPI Machine: the garbage collector takes the OpenStackMachine,
-    // then the server; paused, CAPO never deletes its instance, and we let it go.
+    // A person deletes the paused CAPI MachineSet: the garbage collector takes the CAPI Machine,
+    // the OpenStackMachine, then the server; paused, CAPO never deletes its instance, and we let
+    // it go. (A deletion of the CAPI Machine itself would delete the machine, through Machine API.)
     const mirrorUid = uidOf(await capiMachines(c), name);
-    await deleteOne(CAPI_MACHINES, c.capiNamespace, name);
+    await deleteOne(CAPI, c.capiNamespace, 'os');
     await eventually(async () => {
       expect(await server(), 'the server object let go').to.equal(undefined);
       const mirror = uidOf(await capiMachines(c), name);

@@ -1,6 +1,8 @@
 // machine-api-operator's MachineSet and Machine controllers (github.com/openshift/machine-api-operator,
-// pkg/controller/machineset and pkg/controller/machine, the latter with its drain controller) for
-// the local control plane, with the MachineAPIMigration feature gate on, watching every namespace.
+// pkg/controller/machineset and pkg/controller/machine, the latter with its drain controller) and
+// its MachineHealthCheck controller (pkg/controller/machinehealthcheck, which deletes the Machine
+// of an unhealthy node whatever its authority) for the local control plane, with the
+// MachineAPIMigration feature gate on, watching every namespace.
 // With the gate each copies spec.authoritativeAPI into an empty status.authoritativeAPI and sets
 // the MAPI Paused condition from status.authoritativeAPI (True under ClusterAPI or Migrating);
 // while the Machine API is authoritative they go on as in a cluster: Machines for a MachineSet's
@@ -23,6 +25,7 @@ import (
 	apifeatures "github.com/openshift/api/features"
 	machinev1 "github.com/openshift/api/machine/v1beta1"
 	"github.com/openshift/machine-api-operator/pkg/controller/machine"
+	"github.com/openshift/machine-api-operator/pkg/controller/machinehealthcheck"
 	"github.com/openshift/machine-api-operator/pkg/controller/machineset"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -102,6 +105,9 @@ func run(f flags) error {
 	actuator := newStandInActuator(mgr.GetClient(), mgr.GetAPIReader())
 	if err := machine.AddWithActuator(mgr, actuator, gate); err != nil {
 		return fmt.Errorf("Machine controller: %w", err)
+	}
+	if err := machinehealthcheck.Add(mgr, options); err != nil {
+		return fmt.Errorf("MachineHealthCheck controller: %w", err)
 	}
 	admission := newFollowingInfrastructure(mgr.GetAPIReader(), mgr.GetClient(), gate)
 	// Through the manager: that adds the webhook server to what it starts.

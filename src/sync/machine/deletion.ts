@@ -5,7 +5,15 @@
 import type { KubeObject, MapiMachine } from '../../api/types.js';
 import { CAPI_MACHINE_FINALIZER, FINALIZER, MAPI_MACHINE_FINALIZER } from '../../model/markers.js';
 import { planDeletion, planWithoutMapi, releaseMirror, type DeletionKind } from '../deletion.js';
-import { done, hasFinalizer, isDeleting, isPaused, removeFinalizers, type Step } from '../steps.js';
+import {
+  controllingMachineSet,
+  done,
+  hasFinalizer,
+  isDeleting,
+  isPaused,
+  removeFinalizers,
+  type Step,
+} from '../steps.js';
 import type { ReportingObject } from '../report.js';
 import { MACHINES } from './kind.js';
 import type { MachineObserved } from './observed.js';
@@ -55,11 +63,33 @@ export function releaseDeletedProviderObjects(o: MachineObserved): Step | undefi
 }
 
 /**
+ * A Machine is one machine: deleting either side of it (a person's `oc delete`, a
+ * MachineHealthCheck's remediation) asks for the machine to go. Not a cascade, though: a side
+ * deleted because its MachineSet or its Cluster is going (the garbage collector, Cluster API)
+ * leaves the other side's machine alone.
+ */
+function deletedOnItsOwn(o: MachineObserved, deleted: KubeObject): boolean {
+  if (isDeleting(o.cluster)) return false;
+  const capi = deleted.apiVersion.startsWith('cluster.x-k8s.io/');
+  const owner = controllingMachineSet(
+    deleted,
+    capi ? 'cluster.x-k8s.io/' : 'machine.openshift.io/',
+  );
+  if (!owner) return true;
+  const set = capi ? o.capiMachineSet : o.mapiMachineSet;
+  return set?.metadata.uid === owner.uid && !isDeleting(set);
+}
+
+/**
  * The MAPI Machine (machine-api-operator deletes the instance) or its mirror is being deleted;
  * undefined while neither is.
  */
 export const planMachineDeletion = (o: MachineObserved, mapi: MapiMachine): Step | undefined =>
-  planDeletion(MACHINE_DELETION, o, mapi);
+  planDeletion(
+    { ...MACHINE_DELETION, deletionAsksToGo: (deleted) => deletedOnItsOwn(o, deleted) },
+    o,
+    mapi,
+  );
 
 /** No MAPI Machine of this name, and no MAPI mirror to create: let go of what we held. */
 export const planMachineWithoutMapi = (o: MachineObserved): Step =>

@@ -45,7 +45,7 @@ function take(state: State, move: Move): { after: State; broken: string[] } | un
     if (error instanceof Refused) return undefined;
     throw error;
   }
-  recordDeletions(state, cluster);
+  recordDeletions(state, move, cluster);
   return { after: cluster.state, broken: brokenByStep(state, move, cluster) };
 }
 

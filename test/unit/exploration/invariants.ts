@@ -31,24 +31,25 @@ const twinKey = (o: KubeObject) =>
 const status = (o: KubeObject | undefined) => (o as Mapi | undefined)?.status?.authoritativeAPI;
 
 /**
- * Who was authoritative for a Machine whose `side` is asked to go, when it is asked: a deletion
- * of the authoritative side (of either side while Migrating) asks the machine to go; a deletion
- * of the mirror does not.
+ * Of which API a Machine is asked to go by a deletion of one of its sides: a deletion of the
+ * authoritative side (of either side while Migrating) asks it of that API; a person's deletion of
+ * the mirror asks it too (a Machine is one machine), but a cascade's does not.
  */
-function askedOf(before: State, machine: KubeObject): AskedOf | undefined {
+function askedOf(before: State, machine: KubeObject, byPerson: boolean): AskedOf | undefined {
   const mapi = before.objects[`${MAPI_GROUP}/Machine/${machine.metadata.name}`] as Mapi | undefined;
   const authority =
     status(mapi) ?? (mapi ? (mapi.spec?.authoritativeAPI ?? 'MachineAPI') : undefined);
   if (authority === 'Migrating') return 'Migrating';
+  if (byPerson && (authority === 'MachineAPI' || authority === 'ClusterAPI')) return authority;
   if (isMapi(machine)) return authority === 'MachineAPI' ? 'MachineAPI' : undefined;
   return !isPaused(machine) && authority !== 'MachineAPI' ? 'ClusterAPI' : undefined;
 }
 
 /** Records which Machines this step asked to go, and of which API (kept in the state). */
-export function recordDeletions(before: State, c: Cluster): void {
+export function recordDeletions(before: State, move: Move, c: Cluster): void {
   for (const { object } of c.deletions) {
     if (object.kind !== 'Machine') continue;
-    const asked = askedOf(before, object);
+    const asked = askedOf(before, object, move.actor === 'person');
     if (asked && !c.state.goneAskedOf[object.metadata.name]) {
       c.state.goneAskedOf[object.metadata.name] = asked;
     }
@@ -80,7 +81,9 @@ export function brokenByStep(before: State, move: Move, c: Cluster): string[] {
       const authoritative = isMapi(object)
         ? authority === 'MachineAPI' || authority === 'Migrating'
         : !isPaused(object) || authority === 'Migrating';
-      if (authoritative) {
+      // A Machine asked to go is deleted from either side: the authoritative one follows.
+      const asked = object.kind === 'Machine' && before.goneAskedOf[object.metadata.name];
+      if (authoritative && !asked) {
         broken.push(
           `the controller deleted ${describe(object)}, the authoritative side (status ${authority ?? 'none'})`,
         );
@@ -178,6 +181,12 @@ export function brokenWhenQuiet(state: State): string[] {
   }
   for (const name of machines) {
     if (!state.instances[name]) broken.push(`Machine ${name} has no instance`);
+    // While Migrating a deleted side may be created again (the migration restarts); otherwise
+    // a Machine asked to go is gone, whichever side was deleted.
+    const asked = state.goneAskedOf[name];
+    if (asked && asked !== 'Migrating') {
+      broken.push(`Machine ${name} was asked to go (of ${asked}) and is still there`);
+    }
   }
   broken.push(...replicasBroken(state));
   return broken;

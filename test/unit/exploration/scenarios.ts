@@ -94,6 +94,16 @@ export function scenarios(replicas = 1): Scenario[] {
     scenario('under ClusterAPI, delete the CAPI MachineSet', clusterApi, [
       people.deleteCapiMachineSet(),
     ]),
+    scenario(
+      'under MachineAPI, delete the CAPI Machine (a remediation of the mirror)',
+      machineApi,
+      [people.deleteCapiMachine()],
+    ),
+    scenario(
+      'under ClusterAPI, delete the MAPI Machine (a remediation of the mirror)',
+      clusterApi,
+      [people.deleteMapiMachine()],
+    ),
     scenario('uninstall, delete the MAPI MachineSet, reinstall', machineApi, [
       people.uninstall(),
       people.deleteMapiMachineSet(),

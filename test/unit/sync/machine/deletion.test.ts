@@ -18,7 +18,7 @@ import {
   owningMachineSet,
   storedMachine,
 } from './world.js';
-import { CAPI_MACHINE_SET } from '../../conversion/machine/support.js';
+import { CAPI_MACHINE_SET, CLUSTER } from '../../conversion/machine/support.js';
 
 /** What the other controllers add: Cluster API's finalizer, machine-api-operator's. */
 function addForeignFinalizers(world: MachineWorld): void {
@@ -82,24 +82,56 @@ describe('planMachine: deletion', () => {
       expect(world.mapi).to.equal(undefined);
     });
 
-    it('reports a deleted mirror, releases it, and creates it again; the MAPI Machine stays', () => {
+    it('a mirror deleted on its own (a person, a remediation): the machine goes, Machine API deleting it first', () => {
       const world = machineApiWorld();
-      const uid = world.mirror!.metadata.uid;
       markDeleted(world.mirror);
-      const report = world.plan();
-      expect(report).to.include({ kind: 'patch', subresource: 'status' });
-      world.apply(report);
-      expect(world.mapi?.status?.conditions?.find((c) => c.type === 'Synchronized')).to.include({
-        status: 'False',
-        reason: 'FailedToUpdateCAPIMachine',
+      expect(world.plan()).to.include({ kind: 'delete' }).and.nested.include({
+        'object.apiVersion': 'machine.openshift.io/v1beta1',
       });
       world.apply(world.plan());
+      expect(world.mapi?.metadata.deletionTimestamp).to.equal(NOW);
+      // draining the node, deleting the instance: the mirror stays as it is meanwhile
+      expect(world.converge()).to.deep.equal([]);
+      expect(world.mirror?.metadata.finalizers).to.include(CAPI_MACHINE_FINALIZER);
+      machineApiOperatorFinishes(world);
+      world.converge();
       expect(world.mirror).to.equal(undefined);
-      const steps = world.converge();
-      expect(steps.some((s) => s.kind === 'delete')).to.equal(false);
-      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
-      expect(world.mirror?.metadata.uid).to.be.a('string').and.not.equal(uid);
+      expect(world.mapi).to.equal(undefined);
     });
+
+    for (const [cascade, cut] of [
+      ['its CAPI MachineSet gone', (w: MachineWorld) => (w.capiMachineSet = undefined)],
+      [
+        'its Cluster being deleted',
+        (w: MachineWorld) =>
+          (w.cluster = {
+            ...w.cluster!,
+            metadata: { ...w.cluster!.metadata, deletionTimestamp: NOW },
+          }),
+      ],
+    ] as const) {
+      it(`a mirror deleted with ${cascade} (a cascade): reported, released and created again; the MAPI Machine stays`, () => {
+        const world = machineApiWorld();
+        const uid = world.mirror!.metadata.uid;
+        cut(world);
+        markDeleted(world.mirror);
+        const report = world.plan();
+        expect(report).to.include({ kind: 'patch', subresource: 'status' });
+        world.apply(report);
+        expect(world.mapi?.status?.conditions?.find((c) => c.type === 'Synchronized')).to.include({
+          status: 'False',
+          reason: 'FailedToUpdateCAPIMachine',
+        });
+        world.apply(world.plan());
+        expect(world.mirror).to.equal(undefined);
+        world.capiMachineSet = CAPI_MACHINE_SET;
+        world.cluster = CLUSTER;
+        const steps = world.converge();
+        expect(steps.some((s) => s.kind === 'delete')).to.equal(false);
+        expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
+        expect(world.mirror?.metadata.uid).to.be.a('string').and.not.equal(uid);
+      });
+    }
 
     it('never deletes the MAPI Machine because its mirror went', () => {
       const world = machineApiWorld();
@@ -135,15 +167,26 @@ describe('planMachine: deletion', () => {
       expect(world.mirror).to.equal(undefined);
     });
 
-    it("releases a deleted MAPI Machine with machine-api-operator's finalizer; the CAPI Machine stays", () => {
+    it('a MAPI mirror deleted on its own (a person, a remediation): Cluster API deletes the machine, the mirror follows', () => {
+      const world = clusterApiWorld();
+      markDeleted(world.mapi);
+      expect(world.plan()).to.include({ kind: 'delete' }).and.nested.include({
+        'object.apiVersion': 'cluster.x-k8s.io/v1beta2',
+      });
+      world.converge();
+      expect(world.mirror?.metadata.deletionTimestamp).to.equal(NOW);
+      // Cluster API finishes the deletion of an unpaused Machine and removes its own finalizer.
+      expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
+      expect(world.mapi).to.equal(undefined);
+    });
+
+    it("a MAPI mirror deleted with its MachineSet (a cascade): released with machine-api-operator's finalizer; the CAPI Machine stays", () => {
       const world = clusterApiWorld();
       world.mirror!.metadata.finalizers = [CAPI_MACHINE_FINALIZER, FINALIZER];
+      world.mapiMachineSet = undefined;
       markDeleted(world.mapi);
       const steps = world.converge();
       expect(steps.filter((s) => s.kind === 'delete')).to.deep.equal([]);
-      // The MAPI mirror of a Machine of an authoritative MachineSet comes back at once.
-      expect(world.mapi?.metadata.uid).to.not.equal('mapi-machine-uid');
-      expect(world.mapi?.metadata.deletionTimestamp).to.equal(undefined);
       expect(world.mirror?.metadata.deletionTimestamp).to.equal(undefined);
       expect(world.mirror?.metadata.finalizers).to.deep.equal([CAPI_MACHINE_FINALIZER]);
     });
