@@ -1,4 +1,4 @@
-// Benchmarks: prints figures, asserts nothing (see README, "Benchmarks").
+// Benchmarks: prints figures, asserts nothing (see docs/benchmarks.md).
 //   npm run bench [-- --machinesets N] [--workers W] [--phases initial,rotation,idle,restart] [--out FILE]
 //     our compiled controller and the write floor, each on a fresh control plane, side by side;
 //   npm run bench -- --scenario machines [--machinesets N] [--machines M] [--workers W]

@@ -7,8 +7,8 @@ import type { LogFormat, LogLevel } from './logging.js';
  * MachineSets reconciled in parallel by default. Each worker has at most one request in flight,
  * so this is how many writes at a time the API server sees. Measured at 1,000 MachineSets on two
  * cores, against the keep-alive floor (32 at a time): 4 workers took 1.33× its time for the
- * initial sync, 8 took 1.14× at less CPU per MachineSet and the same peak memory (README,
- * Benchmarks).
+ * initial sync, 8 took 1.14× at less CPU per MachineSet and the same peak memory
+ * (docs/benchmarks.md).
  */
 export const DEFAULT_WORKERS = 8;
 

@@ -40,7 +40,7 @@ export interface ChartOptions {
 export class BenchUsageError extends Error {}
 
 /**
- * Enough writes in flight to keep the API server busy on two cores (see the README's Benchmarks):
+ * Enough writes in flight to keep the API server busy on two cores (see docs/benchmarks.md):
  * the floor is then what the API server can take, not how patient the script is.
  */
 export const DEFAULT_FLOOR_CONCURRENCY = 32;

@@ -34,7 +34,7 @@ export function planDirection<
     return done('status.authoritativeAPI is not set yet; nothing is written');
   }
   // Our finalizer, before anything exists on the other side. No interim condition: the first
-  // status write is the outcome, True or False (README, "The writes, in order").
+  // status write is the outcome, True or False (docs/machine-sets.md, "The writes, in order").
   if (!hasFinalizer(mapi)) return addFinalizer(mapi, `adding finalizer to ${k.mapiNoun}`);
   if (authority === 'MachineAPI') return forward(o, mapi, 'MachineAPI');
   if (!mirror) {

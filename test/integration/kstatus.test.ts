@@ -5,7 +5,7 @@
 // synchronized; from the first write of a migration on, the MAPI MachineSet never reads Current
 // until it is synchronized with its new authority. Before that (a creation, an edit under
 // MachineAPI) kstatus reads machine-api-operator's observedGeneration, which no write of ours can
-// precede: those samples are counted and shown, not failed (README, "kstatus").
+// precede: those samples are counted and shown, not failed (docs/observing.md, "kstatus").
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
