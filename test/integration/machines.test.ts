@@ -343,47 +343,22 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     const c = await start();
     const victim = await fleetAt(c, 'MachineAPI');
     await deleteOne(CAPI_MACHINES, c.capiNamespace, victim);
-    await eventually(async () => {
-      const mapi = await mapiMachines(c);
-      const at = JSON.stringify(mapi.map((m) => m.metadata));
-      expect(names(mapi), at).to.not.include(victim);
-      expect(names(await capiMachines(c)), at).to.not.include(victim);
-      expect(names(await awsMachines(c)), at).to.not.include(victim);
-    }, WAIT);
     // machine-api-operator's MachineSet replaces it, and the replacement is mirrored
-    await waitMirrored(c, 2);
-    await expectNothingTerminating(c);
+    await replaced(c, victim, 'MachineAPI');
   });
 
   it('ClusterAPI, the CAPI Machine deleted: its MAPI mirror follows; the replacement is mirrored under ClusterAPI', async () => {
     const c = await start();
     const victim = await fleetAt(c, 'ClusterAPI');
     await deleteOne(CAPI_MACHINES, c.capiNamespace, victim);
-    await eventually(async () => {
-      const mapi = await mapiMachines(c);
-      const capi = await capiMachines(c);
-      expect(names(capi)).to.have.length(2);
-      expect(names(capi)).to.not.include(victim);
-      expect(names(mapi), JSON.stringify(mapi.map((m) => m.metadata))).to.deep.equal(names(capi));
-      expect(names(await awsMachines(c))).to.deep.equal(names(capi));
-    }, WAIT);
-    await waitAuthority(c, 'ClusterAPI', 2);
+    await replaced(c, victim, 'ClusterAPI');
   });
 
   it('ClusterAPI, the MAPI Machine deleted (a person, a remediation): Cluster API deletes the machine; the replacement is mirrored under ClusterAPI', async () => {
     const c = await start();
     const victim = await fleetAt(c, 'ClusterAPI');
     await deleteOne(MAPI_MACHINES, c.mapiNamespace, victim);
-    await eventually(async () => {
-      const mapi = await mapiMachines(c);
-      const capi = await capiMachines(c);
-      expect(names(capi)).to.have.length(2);
-      expect(names(capi)).to.not.include(victim);
-      expect(names(mapi), JSON.stringify(mapi.map((m) => m.metadata))).to.deep.equal(names(capi));
-      expect(names(await awsMachines(c))).to.deep.equal(names(capi));
-    }, WAIT);
-    await waitAuthority(c, 'ClusterAPI', 2);
-    await expectNothingTerminating(c);
+    await replaced(c, victim, 'ClusterAPI');
   });
 
   it('a cascade is not a deletion of one machine: the paused CAPI MachineSet deleted under MachineAPI takes its CAPI Machines along, and the MAPI machines stay', async () => {
@@ -404,6 +379,42 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     await expectNothingTerminating(c);
   });
 });
+
+/**
+ * `victim` is gone on both sides and replaced by its MachineSet under `authority`: two Machines
+ * mirrored again, nothing Terminating.
+ */
+async function replaced(c: TestController, victim: string, authority: 'MachineAPI' | 'ClusterAPI') {
+  await eventually(async () => {
+    const mapi = await mapiMachines(c);
+    const capi = await capiMachines(c);
+    const at = JSON.stringify(mapi.map((m) => [m.metadata.name, m.metadata.deletionTimestamp]));
+    expect(names(capi), at).to.not.include(victim);
+    expect(names(capi), at).to.have.length(2);
+    expect(names(mapi), at).to.deep.equal(names(capi));
+    expect(names(await awsMachines(c)), at).to.deep.equal(names(capi));
+  }, WAIT);
+  if (authority === 'MachineAPI') await waitMirrored(c, 2);
+  else await waitAuthority(c, 'ClusterAPI', 2);
+  await expectNothingTerminating(c);
+}
+
+/** The MachineSet 'fleet' is gone on both sides, with every Machine and AWSMachine. */
+async function fleetGone(c: TestController) {
+  await eventually(async () => {
+    const state = JSON.stringify({
+      mapi: (await getMapi(c, 'fleet'))?.status,
+      capi: (await getCapi(c, 'fleet'))?.metadata,
+      mapiMachines: (await mapiMachines(c)).map((m) => [m.metadata, m.status]),
+      capiMachines: (await capiMachines(c)).map((m) => m.metadata),
+    });
+    expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
+    expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
+    expect(names(await mapiMachines(c)), state).to.deep.equal([]);
+    expect(names(await capiMachines(c)), state).to.deep.equal([]);
+    expect(names(await awsMachines(c)), state).to.deep.equal([]);
+  }, WAIT);
+}
 
 /** Every object of every kind named, on both sides, none being deleted. */
 async function expectNothingTerminating(c: TestController) {
@@ -522,17 +533,7 @@ describe('the CAPI MachineSet deleted while its MachineSet migrates back', funct
       ]);
       await eventually(() => expect(deleting).to.have.length(1), WAIT);
       await Promise.all(deleting);
-      await eventually(async () => {
-        const state = JSON.stringify({
-          mapi: (await getMapi(c, 'fleet'))?.status,
-          capiMachines: (await capiMachines(c)).map((m) => m.metadata),
-        });
-        expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
-        expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
-        expect(names(await capiMachines(c)), state).to.deep.equal([]);
-        expect(names(await awsMachines(c)), state).to.deep.equal([]);
-        expect(names(await mapiMachines(c)), state).to.deep.equal([]);
-      }, WAIT);
+      await fleetGone(c);
     });
   }
 });
@@ -564,17 +565,7 @@ describe('the MAPI MachineSet deleted while it migrates to ClusterAPI', function
     ]);
     await eventually(() => expect(deleting).to.have.length(1), WAIT);
     await Promise.all(deleting);
-    await eventually(async () => {
-      const state = JSON.stringify({
-        capi: (await getCapi(c, 'fleet'))?.metadata,
-        capiMachines: (await capiMachines(c)).map((m) => m.metadata),
-      });
-      expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
-      expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
-      expect(names(await mapiMachines(c)), state).to.deep.equal([]);
-      expect(names(await capiMachines(c)), state).to.deep.equal([]);
-      expect(names(await awsMachines(c)), state).to.deep.equal([]);
-    }, WAIT);
+    await fleetGone(c);
   });
 });
 
@@ -629,29 +620,17 @@ describe("a MachineHealthCheck's remediation (machine-api-operator's, whatever t
     );
   }
 
-  /** The victim is replaced: gone on both sides, two Machines mirrored again, nothing Terminating. */
-  async function replaced(
+  /** The MachineHealthCheck deleted the victim's MAPI Machine, and the machine was replaced. */
+  async function remediated(
     c: TestController,
     victim: string,
     authority: 'MachineAPI' | 'ClusterAPI',
   ) {
-    await eventually(async () => {
-      const mapi = await mapiMachines(c);
-      const capi = await capiMachines(c);
-      const at = JSON.stringify(mapi.map((m) => [m.metadata.name, m.metadata.deletionTimestamp]));
-      expect(names(mapi), at).to.not.include(victim);
-      expect(names(capi), at).to.not.include(victim);
-      expect(names(await awsMachines(c)), at).to.not.include(victim);
-      expect(names(mapi), at).to.have.length(2);
-      expect(names(mapi), at).to.deep.equal(names(capi));
-    }, WAIT);
-    if (authority === 'MachineAPI') await waitMirrored(c, 2);
-    else await waitAuthority(c, 'ClusterAPI', 2);
-    await expectNothingTerminating(c);
-    const remediated = (await namespaceEvents(c.mapiNamespace)).items.filter(
+    await replaced(c, victim, authority);
+    const deleted = (await namespaceEvents(c.mapiNamespace)).items.filter(
       (e) => e.reason === 'MachineDeleted' && e.involvedObject.name === victim,
     );
-    expect(remediated, 'the MachineHealthCheck deleted the MAPI Machine').to.have.length(1);
+    expect(deleted, 'the MachineHealthCheck deleted the MAPI Machine').to.have.length(1);
   }
 
   it('under MachineAPI: machine-api-operator deletes the Machine of an unhealthy node and replaces it; the mirror follows', async () => {
@@ -667,7 +646,7 @@ describe("a MachineHealthCheck's remediation (machine-api-operator's, whatever t
       { subresource: 'status' },
     );
     await healthCheck(c);
-    await replaced(c, victim, 'MachineAPI');
+    await remediated(c, victim, 'MachineAPI');
     await adminObjects()
       .delete({ ...NODES, name: node })
       .catch(() => undefined);
@@ -686,7 +665,7 @@ describe("a MachineHealthCheck's remediation (machine-api-operator's, whatever t
       expect(mapi?.status?.nodeRef?.name).to.equal(node);
     }, WAIT);
     await healthCheck(c);
-    await replaced(c, victim, 'ClusterAPI');
+    await remediated(c, victim, 'ClusterAPI');
     await adminObjects()
       .delete({ ...NODES, name: node })
       .catch(() => undefined);
@@ -741,14 +720,7 @@ describe("the provider's finalizer before a Machine is Cluster API's", function 
   it('the MAPI MachineSet deleted meanwhile: Machine API, still authoritative, deletes the machines', async () => {
     const { c } = await waitingForProvider();
     await deleteOne(MAPI, c.mapiNamespace, 'fleet');
-    await eventually(async () => {
-      const state = JSON.stringify((await mapiMachines(c)).map((m) => [m.metadata, m.status]));
-      expect(await getMapi(c, 'fleet'), state).to.equal(undefined);
-      expect(await getCapi(c, 'fleet'), state).to.equal(undefined);
-      expect(names(await mapiMachines(c)), state).to.deep.equal([]);
-      expect(names(await capiMachines(c)), state).to.deep.equal([]);
-      expect(names(await awsMachines(c)), state).to.deep.equal([]);
-    }, WAIT);
+    await fleetGone(c);
     // No Machine became Cluster API's: each hand-over returned to MachineAPI (stopped by the
     // deletion, or restarting as its CAPI Machine went first), and machine-api-operator deleted it.
     const events = (await namespaceEvents(c.mapiNamespace)).items.filter(
