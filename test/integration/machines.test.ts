@@ -265,6 +265,14 @@ async function deleteOne(where: typeof MAPI, namespace: string, name: string) {
   await adminObjects().delete({ ...where, namespace, name });
 }
 
+/**
+ * `oc delete --cascade=foreground`: the MachineSet stays until the garbage collector has deleted
+ * its Machines, so they go with it rather than being adopted by the MachineSet created again.
+ */
+async function deleteWithMachines(where: typeof MAPI, namespace: string, name: string) {
+  await adminObjects().delete({ ...where, namespace, name }, { propagationPolicy: 'Foreground' });
+}
+
 const uidOf = (objects: { metadata: { name: string; uid?: string } }[], name: string) =>
   objects.find((o) => o.metadata.name === name)?.metadata.uid;
 
@@ -366,7 +374,7 @@ describe('deleting one Machine, row by row of the deletion table', function () {
     await fleetAt(c, 'MachineAPI');
     const before = await mapiMachines(c);
     const capiBefore = (await capiMachines(c)).map((m) => m.metadata.uid);
-    await deleteOne(CAPI, c.capiNamespace, 'fleet');
+    await deleteWithMachines(CAPI, c.capiNamespace, 'fleet');
     // the garbage collector deletes the paused CAPI Machines; each is created again
     await eventually(async () => {
       expect((await getCapi(c, 'fleet'))?.metadata.deletionTimestamp).to.equal(undefined);
@@ -811,7 +819,7 @@ describe("CAPO's OpenStackServer, on OpenStack", function () {
     // the OpenStackMachine, then the server; paused, CAPO never deletes its instance, and we let
     // it go. (A deletion of the CAPI Machine itself would delete the machine, through Machine API.)
     const mirrorUid = uidOf(await capiMachines(c), name);
-    await deleteOne(CAPI, c.capiNamespace, 'os');
+    await deleteWithMachines(CAPI, c.capiNamespace, 'os');
     await eventually(async () => {
       expect(await server(), 'the server object let go').to.equal(undefined);
       const mirror = uidOf(await capiMachines(c), name);
