@@ -10,6 +10,8 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MapiMachineSet } from '../src/api/types.js';
 import { SECRET } from '../src/kube/builtin-resources.js';
+import { createCapiCluster } from '../test/support/capi-cluster.js';
+import { setControlPlane } from '../test/support/cluster.js';
 import { awsMachineSet, setInfrastructure } from '../test/support/controller.js';
 import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
 import { objectsFor } from '../test/support/kube-client.js';
@@ -76,26 +78,11 @@ async function seed(plane: ControlPlane): Promise<void> {
     },
     custom,
   );
-  await custom.create(
-    {
-      group: 'cluster.x-k8s.io',
-      version: 'v1beta2',
-      plural: 'clusters',
-      namespace: CAPI_NAMESPACE,
-    },
-    {
-      apiVersion: 'cluster.x-k8s.io/v1beta2',
-      kind: 'Cluster',
-      metadata: { name: INFRASTRUCTURE_NAME },
-      spec: {
-        infrastructureRef: {
-          apiGroup: 'infrastructure.cluster.x-k8s.io',
-          kind: 'AWSCluster',
-          name: INFRASTRUCTURE_NAME,
-        },
-      },
-    },
-  );
+  // The CAPI Cluster as cluster-capi-operator makes it: an externally managed AWSCluster whose
+  // infrastructure is ready (the providers take no machine in hand before), and the workload
+  // cluster's kubeconfig.
+  setControlPlane(plane);
+  await createCapiCluster(CAPI_NAMESPACE, { name: INFRASTRUCTURE_NAME });
 
   const machineSets: MapiMachineSet[] = MACHINE_SETS.map((name, i) =>
     awsMachineSet(name, MAPI_NAMESPACE, { zone: ZONES[i] ?? 'us-east-1a' }),
