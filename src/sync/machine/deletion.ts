@@ -71,13 +71,23 @@ export function releaseDeletedProviderObjects(o: MachineObserved): Step | undefi
 function deletedOnItsOwn(o: MachineObserved, deleted: KubeObject): boolean {
   if (isDeleting(o.cluster)) return false;
   const capi = deleted.apiVersion.startsWith('cluster.x-k8s.io/');
-  const owner = controllingMachineSet(
-    deleted,
-    capi ? 'cluster.x-k8s.io/' : 'machine.openshift.io/',
-  );
-  if (!owner) return true;
-  const set = capi ? o.capiMachineSet : o.mapiMachineSet;
-  return set?.metadata.uid === owner.uid && !isDeleting(set);
+  return capi
+    ? !goesWithItsMachineSet(deleted, o.capiMachineSet, 'cluster.x-k8s.io/')
+    : !goesWithItsMachineSet(deleted, o.mapiMachineSet, 'machine.openshift.io/');
+}
+
+/**
+ * Whether one side of a Machine goes with its MachineSet: the MachineSet controlling it (matched
+ * by uid with `set`, the one observed under that name) is being deleted or gone, so the garbage
+ * collector deletes the Machine, if it has not already.
+ */
+export function goesWithItsMachineSet(
+  side: KubeObject,
+  set: KubeObject | undefined,
+  groupPrefix: string,
+): boolean {
+  const owner = controllingMachineSet(side, groupPrefix);
+  return owner !== undefined && (set?.metadata.uid !== owner.uid || isDeleting(set));
 }
 
 /**

@@ -5,8 +5,9 @@
 // a Machine whose MachineSet is going goes with it.
 import type { MapiMachine } from '../../api/types.js';
 import { planDirection } from '../direction.js';
-import { controllingMachineSet, done, isDeleting, type Step } from '../steps.js';
+import { done, isDeleting, type Step } from '../steps.js';
 import {
+  goesWithItsMachineSet,
   planMachineDeletion,
   planMachineWithoutMapi,
   planWhileMachineSetDeleted,
@@ -52,8 +53,8 @@ function waitForDeletedMachineSet(o: MachineObserved): Step | undefined {
  * so it is neither reported nor mirrored again in between.
  */
 function machineSetGoneOrGoing(o: MachineObserved, mapi: MapiMachine): boolean {
-  const set = o.mapiMachineSet;
-  if (set && isDeleting(set)) return true;
-  const owner = controllingMachineSet(mapi, 'machine.openshift.io/');
-  return owner !== undefined && set?.metadata.uid !== owner.uid;
+  return (
+    isDeleting(o.mapiMachineSet) ||
+    goesWithItsMachineSet(mapi, o.mapiMachineSet, 'machine.openshift.io/')
+  );
 }
