@@ -299,10 +299,7 @@ function handOverToClusterApi(
   }
   // The old authority changed after the gate: go back, let the sync carry the
   // change over, and migrate again (spec still asks for ClusterAPI).
-  if (
-    from === 'MachineAPI' &&
-    (mapi.metadata.generation ?? 0) !== (mapi.status?.synchronizedGeneration ?? 0)
-  ) {
+  if (from === 'MachineAPI' && changedSinceGate(s, mapi, from)) {
     return restart(s, 'MachineAPI', 'ClusterAPI', capi);
   }
   const towards = direction(from, 'ClusterAPI');
@@ -310,9 +307,20 @@ function handOverToClusterApi(
     s.follow?.('ClusterAPI', towards) ??
     unpauseCompanions(s, '') ??
     awaitProvider(s, towards) ??
+    s.beforeTakeover?.(from, 'ClusterAPI') ??
     unpause(s, capi, '') ??
     finish(s, from, 'ClusterAPI')
   );
+}
+
+/**
+ * The old authority changed after the gate (its generation moved past the synchronized one) in
+ * more than what the subject carries over itself (a MachineSet's replicas).
+ */
+function changedSinceGate(s: Subject, old: KubeObject, from: Authority): boolean {
+  const synchronized =
+    (old.metadata.generation ?? 0) === (s.mapi.status?.synchronizedGeneration ?? 0);
+  return !synchronized && !s.scaledOnly?.(from);
 }
 
 /**
@@ -345,10 +353,7 @@ function handOverToMachineApi(
   if (capi) {
     // The old authority changed after the gate: go back (checked before pausing, so that a
     // return under way is not paused again), let the sync carry the change, migrate again.
-    if (
-      from === 'ClusterAPI' &&
-      (capi.metadata.generation ?? 0) !== (mapi.status?.synchronizedGeneration ?? 0)
-    ) {
+    if (from === 'ClusterAPI' && changedSinceGate(s, capi, from)) {
       return restart(s, 'ClusterAPI', 'MachineAPI', capi);
     }
     if (!isPaused(capi) || capi.metadata.annotations?.[AUTHORITY_ANNOTATION] !== 'Migrating') {
@@ -366,7 +371,7 @@ function handOverToMachineApi(
   }
   return (
     s.follow?.('MachineAPI', direction(from, 'MachineAPI')) ??
-    s.beforeMachineApi?.(from) ??
+    s.beforeTakeover?.(from, 'MachineAPI') ??
     finish(s, from, 'MachineAPI')
   );
 }

@@ -89,14 +89,26 @@ export function planMachinesFollow(
   to: Authority,
   direction: Direction,
 ): Step | undefined {
-  const machines = liveMachines(o).mapi;
-  // A Machine without spec (its CRD admits one) asks for the default, MachineAPI.
-  const toHandOver = machines.find((m) => (m.spec?.authoritativeAPI ?? 'MachineAPI') !== to);
-  if (toHandOver && isProvisioning(toHandOver)) {
+  const { mapi: machines, capi: capiMachines } = liveMachines(o);
+  const unmirrored = capiMachines.filter(
+    (c) => !machines.some((m) => m.metadata.name === c.metadata.name),
+  );
+  if (to === 'MachineAPI' && unmirrored.length > 0) {
     const state: MigrationState = {
       status: 'True',
       reason: MigrationReason.WaitingForMachines,
-      message: `${direction.lead}: waiting to hand Machine ${toHandOver.metadata.name} over: ${PROVISIONING}.${direction.wayOut}`,
+      message: `${direction.lead}: waiting for the Machine API mirror of ${nameSome(unmirrored.map((m) => m.metadata.name))}, created by the Cluster API MachineSet ${o.capiNamespace}/${o.name} during the migration, to hand it over with the others; if it does not come, the controller's log says why (a Cluster API Machine that Machine API cannot express).${direction.wayOut}`,
+    };
+    return conditionWrite(mapi, o.now, state) ?? done('waiting for Machines to be mirrored');
+  }
+  // A Machine without spec (its CRD admits one) asks for the default, MachineAPI.
+  const toHandOver = machines.find((m) => (m.spec?.authoritativeAPI ?? 'MachineAPI') !== to);
+  const notYet = toHandOver && whyNotHandedOverYet(toHandOver);
+  if (toHandOver && notYet) {
+    const state: MigrationState = {
+      status: 'True',
+      reason: MigrationReason.WaitingForMachines,
+      message: `${direction.lead}: waiting to hand Machine ${toHandOver.metadata.name} over: ${notYet}.${direction.wayOut}`,
     };
     return conditionWrite(mapi, o.now, state) ?? done(`waiting for ${toHandOver.metadata.name}`);
   }
@@ -124,6 +136,17 @@ export function planMachinesFollow(
  */
 const PROVISIONING =
   'it is Provisioning, and its authority can move only once its instance exists (Provisioned or Running)';
+
+/**
+ * Why a Machine cannot be handed over yet: its instance is being created, or it is new and its
+ * own authority not recorded (handed over first, it would record the new one while the old
+ * still acts on it).
+ */
+function whyNotHandedOverYet(machine: MapiMachine): string | undefined {
+  if (isProvisioning(machine)) return PROVISIONING;
+  if (!machine.status?.authoritativeAPI) return 'its status.authoritativeAPI is not set yet';
+  return undefined;
+}
 
 function isProvisioning(machine: MapiMachine): boolean {
   return machine.status?.phase === 'Provisioning';

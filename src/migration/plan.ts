@@ -1,7 +1,16 @@
 // The migration handshake of a MachineSet: the shared handshake (handshake.ts) over the
 // MAPI MachineSet and its CAPI mirror, with the MachineSet's Machines following it. Pure.
+import get from 'lodash/get.js';
+import has from 'lodash/has.js';
+import isEqual from 'lodash/isEqual.js';
+import omit from 'lodash/omit.js';
+import set from 'lodash/set.js';
+import unset from 'lodash/unset.js';
 import type { MapiMachineSet } from '../api/types.js';
+import { pausedMirrorSpec } from '../sync/machine-set/forward.js';
 import type { Observed } from '../sync/machine-set/observed.js';
+import { reverseMirror } from '../sync/machine-set/reverse.js';
+import { specDiffers } from '../sync/same-machines.js';
 import { patchSpec, type Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
 import { machinesGate, planMachinesFollow } from './machines.js';
@@ -31,9 +40,68 @@ function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
     now: o.now,
     gate: (from, to) => machinesGate(o, from, to),
     follow: (to, direction) => planMachinesFollow(o, mapi, to, direction),
-    beforeMachineApi: (from) => restoreTemplateAuthority(mapi, from),
+    beforeTakeover: (from, to) =>
+      (to === 'MachineAPI' ? restoreTemplateAuthority(mapi, from) : undefined) ??
+      carryReplicas(o, mapi, from, to),
+    scaledOnly: (from) => scaledOnly(o, mapi, from),
   };
 }
+
+/**
+ * A scale of the old authority during the handshake (its MachineSet paused, nothing acted on it)
+ * reaches the new side before that side takes over, which then creates or deletes the machines.
+ */
+function carryReplicas(
+  o: Observed,
+  mapi: MapiMachineSet,
+  from: Authority,
+  to: Authority,
+): Step | undefined {
+  const capi = o.mirror;
+  if (from === to || !capi) return undefined;
+  const mapiReplicas = mapi.spec?.replicas ?? 1;
+  const capiReplicas = capi.spec.replicas ?? 1;
+  if (mapiReplicas === capiReplicas) return undefined;
+  return to === 'ClusterAPI'
+    ? patchSpec(
+        capi,
+        { replicas: mapiReplicas },
+        `carrying the MAPI machine set's ${mapiReplicas} replicas over to the CAPI one`,
+      )
+    : patchSpec(
+        mapi,
+        { replicas: capiReplicas },
+        `carrying the CAPI machine set's ${capiReplicas} replicas over to the MAPI one`,
+      );
+}
+
+/**
+ * Whether the old authority differs from its mirror in replicas alone: what it converts to is
+ * the mirror, but for the count.
+ */
+function scaledOnly(o: Observed, mapi: MapiMachineSet, from: Authority): boolean {
+  const capi = o.mirror;
+  if (!capi) return false;
+  if (from === 'MachineAPI') {
+    const spec = pausedMirrorSpec(o, mapi);
+    return spec !== undefined && isEqual(omit(spec, 'replicas'), omit(capi.spec, 'replicas'));
+  }
+  const { infrastructure, converter } = o;
+  if (!infrastructure || !converter) return false;
+  const mirror = reverseMirror(o, mapi, capi);
+  const conversion = mirror.convert(infrastructure, converter);
+  if (!conversion.ok) return false;
+  const wanted = conversion.value.spec;
+  // The count, and the authority of the machines it creates, which the hand-back writes itself.
+  const scaled = structuredClone(mapi.spec ?? {});
+  for (const path of ['replicas', TEMPLATE_AUTHORITY]) {
+    if (has(wanted, path)) set(scaled, path, get(wanted, path));
+    else unset(scaled, path);
+  }
+  return !specDiffers({ infrastructure, converter }, scaled, wanted, mirror.machineSpec);
+}
+
+const TEMPLATE_AUTHORITY = 'template.spec.authoritativeAPI';
 
 /** Machines this MachineSet creates were Cluster API's while it mirrored Cluster API. */
 function restoreTemplateAuthority(mapi: MapiMachineSet, from: Authority): Step | undefined {

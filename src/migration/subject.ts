@@ -49,6 +49,15 @@ export interface Subject {
    * step towards `to`, or undefined to go on. A MachineSet hands its Machines over here.
    */
   follow?(to: Authority, direction: Direction): Step | undefined;
-  /** Migrating to MachineAPI, after `follow` and before the final write. */
-  beforeMachineApi?(from: Authority): Step | undefined;
+  /**
+   * After `follow`, before the new side takes over (the unpause of the CAPI object, or the final
+   * write to MachineAPI): what the new side must have first, or undefined to go on.
+   */
+  beforeTakeover?(from: Authority, to: Authority): Step | undefined;
+  /**
+   * True when the old authority changed since it was synchronized in its replicas alone (a
+   * person's or an autoscaler's scale): the handshake goes on, and `beforeTakeover` carries the
+   * count over, rather than restarting for every scale of a busy MachineSet.
+   */
+  scaledOnly?(from: Authority): boolean;
 }

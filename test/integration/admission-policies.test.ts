@@ -505,6 +505,26 @@ describe('admission policies', function () {
       await scaleAs(person, MAPI, mapiNamespace, mapiFirst),
       'the authoritative side',
     ).to.equal(undefined);
+    // while it migrates, the side it migrates from counts (the handshake carries it over)
+    await setStatus(MAPI, mapiNamespace, mapiFirst, {
+      authoritativeAPI: 'Migrating',
+      synchronizedAPI: 'ClusterAPI',
+    });
+    expect(
+      await refusedOnceInEffect(() => scaleAs(person, MAPI, mapiNamespace, mapiFirst)),
+    ).to.contain(
+      `mirrors the Cluster API MachineSet of the same name (status.authoritativeAPI: Migrating from ClusterAPI, whose replicas the migration carries over)`,
+    );
+    expect(await scaleAs(person, CAPI, capiNamespace, mapiFirst), 'from ClusterAPI').to.equal(
+      undefined,
+    );
+    await setStatus(MAPI, mapiNamespace, mapiFirst, { synchronizedAPI: 'MachineAPI' });
+    expect(
+      await refusedOnceInEffect(() => scaleAs(person, CAPI, capiNamespace, mapiFirst)),
+    ).to.contain('(status.authoritativeAPI: Migrating from MachineAPI,');
+    expect(await scaleAs(person, MAPI, mapiNamespace, mapiFirst), 'from MachineAPI').to.equal(
+      undefined,
+    );
     // the exempt controllers (ours never scales: its Role has no /scale)
     for (const identity of ['cluster-api', 'machine-api-operator'] as const) {
       expect(await scaleAs(configOf(identity), CAPI, capiNamespace, mapiFirst), identity).to.equal(

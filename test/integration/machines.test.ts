@@ -36,6 +36,8 @@ import { adminObjects } from '../support/cluster.js';
 import { openstackFixture } from '../support/fixtures/openstack.js';
 
 const WAIT = { timeoutMs: 90_000 };
+/** CAPA's finalizer, added once it has taken an AWSMachine in hand. */
+const AWS_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
 
 function condition(object: { status?: { conditions?: MapiCondition[] } }, type: string) {
   return object.status?.conditions?.find((c) => c.type === type);
@@ -439,22 +441,19 @@ describe('a round trip through Cluster API, and a deletion during one', function
 
   // Cluster API Provider AWS adds this finalizer when it first reconciles an unpaused AWSMachine
   // and never removes it from a paused one (in the local control plane, its stand-in does).
-  const PROVIDER_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
 
   it('MachineAPI → ClusterAPI → MachineAPI, then a scale-down: the machine goes on both sides, its AWSMachine too', async () => {
     const c = await start();
     await fleetAt(c, 'ClusterAPI');
     for (const aws of await awsMachines(c)) {
-      expect(aws.metadata.finalizers, 'CAPA took it in hand').to.include(PROVIDER_FINALIZER);
+      expect(aws.metadata.finalizers, 'CAPA took it in hand').to.include(AWS_FINALIZER);
     }
     await patch(MAPI, c.mapiNamespace, 'fleet', [
       { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
     ]);
     await waitAuthority(c, 'MachineAPI', 2);
     for (const aws of await awsMachines(c)) {
-      expect(aws.metadata.finalizers, 'still there after the round trip').to.include(
-        PROVIDER_FINALIZER,
-      );
+      expect(aws.metadata.finalizers, 'still there after the round trip').to.include(AWS_FINALIZER);
     }
 
     await patch(MAPI, c.mapiNamespace, 'fleet', [
@@ -680,41 +679,38 @@ describe("a MachineHealthCheck's remediation (machine-api-operator's, whatever t
   });
 });
 
+/** A fleet migrating to ClusterAPI on a Cluster whose infrastructure is not ready: CAPA waits. */
+async function waitingForProvider() {
+  const c = await startTestController();
+  const cluster = await createCapiCluster(c.capiNamespace, { infrastructureReady: false });
+  await fleetAt(c, 'MachineAPI');
+  await patch(MAPI, c.mapiNamespace, 'fleet', [
+    { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
+  ]);
+  await eventually(async () => {
+    const machines = await mapiMachines(c);
+    const at = JSON.stringify(machines.map((m) => [m.metadata.name, m.status]));
+    expect(machines, at).to.have.length(2);
+    for (const machine of machines) {
+      expect(machine.status?.authoritativeAPI, at).to.equal('Migrating');
+      expect(condition(machine, 'MigrationProgressing'), at).to.include({
+        reason: 'WaitingForProvider',
+      });
+    }
+    for (const capi of await capiMachines(c)) {
+      expect(capi.metadata.annotations, 'CAPI Machine').to.have.property(PAUSED_ANNOTATION);
+    }
+    for (const aws of await awsMachines(c)) {
+      expect(aws.metadata.annotations ?? {}, 'AWSMachine').to.not.have.property(PAUSED_ANNOTATION);
+      expect(aws.metadata.finalizers ?? [], 'AWSMachine').to.not.include(AWS_FINALIZER);
+    }
+  }, WAIT);
+  return { c, cluster };
+}
+
 describe("the provider's finalizer before a Machine is Cluster API's", function () {
   this.timeout(300_000);
-  const AWS_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
   before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
-
-  /** A fleet migrating to ClusterAPI on a Cluster whose infrastructure is not ready: CAPA waits. */
-  async function waitingForProvider() {
-    const c = await startTestController();
-    const cluster = await createCapiCluster(c.capiNamespace, { infrastructureReady: false });
-    await fleetAt(c, 'MachineAPI');
-    await patch(MAPI, c.mapiNamespace, 'fleet', [
-      { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
-    ]);
-    await eventually(async () => {
-      const machines = await mapiMachines(c);
-      const at = JSON.stringify(machines.map((m) => [m.metadata.name, m.status]));
-      expect(machines, at).to.have.length(2);
-      for (const machine of machines) {
-        expect(machine.status?.authoritativeAPI, at).to.equal('Migrating');
-        expect(condition(machine, 'MigrationProgressing'), at).to.include({
-          reason: 'WaitingForProvider',
-        });
-      }
-      for (const capi of await capiMachines(c)) {
-        expect(capi.metadata.annotations, 'CAPI Machine').to.have.property(PAUSED_ANNOTATION);
-      }
-      for (const aws of await awsMachines(c)) {
-        expect(aws.metadata.annotations ?? {}, 'AWSMachine').to.not.have.property(
-          PAUSED_ANNOTATION,
-        );
-        expect(aws.metadata.finalizers ?? [], 'AWSMachine').to.not.include(AWS_FINALIZER);
-      }
-    }, WAIT);
-    return { c, cluster };
-  }
 
   it('the CAPI Machines are unpaused only once CAPA has taken their AWSMachines in hand', async () => {
     const { c, cluster } = await waitingForProvider();
@@ -827,5 +823,97 @@ describe("CAPO's OpenStackServer, on OpenStack", function () {
       expect(uidOf(await mapiMachines(c), name), 'the MAPI Machine untouched').to.equal(mapiUid);
       await expectNothingTerminating(c);
     }, WAIT);
+  });
+});
+
+/** `oc scale` (or an autoscaler) of a MachineSet through its /scale subresource. */
+async function scale(where: typeof MAPI, namespace: string, name: string, replicas: number) {
+  await adminObjects().patch(
+    { ...where, namespace, name },
+    { type: 'merge', body: { spec: { replicas } } },
+    { subresource: 'scale' },
+  );
+}
+
+/** The MachineSet's migration events, oldest first. */
+async function machineSetEvents(c: TestController): Promise<string[]> {
+  return (await namespaceEvents(c.mapiNamespace)).items
+    .filter((e) => e.involvedObject.kind === 'MachineSet')
+    .map((e) => e.reason ?? '');
+}
+
+describe('a MachineSet scaled while it migrates', function () {
+  this.timeout(300_000);
+  before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('to ClusterAPI, scaled again and again and a Machine deleted: no restart, Cluster API ends at the last count', async () => {
+    const { c, cluster } = await waitingForProvider();
+    // machine-api-operator has paused the MAPI MachineSet: each count waits for the new side. A
+    // restart, at any later step of the handshake, would leave its event.
+    for (const replicas of [4, 1, 3]) await scale(MAPI, c.mapiNamespace, 'fleet', replicas);
+    const set = await getMapi(c, 'fleet');
+    expect(set?.status?.authoritativeAPI).to.equal('Migrating');
+    expect(condition(set!, 'MigrationProgressing')).to.include({ reason: 'WaitingForMachines' });
+    const [victim] = names(await mapiMachines(c));
+    await deleteOne(MAPI_MACHINES, c.mapiNamespace, victim!);
+    await provisionClusterInfrastructure(c.capiNamespace, cluster.name);
+
+    // Cluster API, authoritative, makes the count: no provider runs here, so the test reports
+    // the new instances as CAPA would.
+    const fleet = await eventually(async () => {
+      const capi = names(await capiMachines(c));
+      expect(capi).to.have.length(3);
+      expect(capi).to.not.include(victim);
+      return capi;
+    }, WAIT);
+    await provisionInfrastructure(c.capiNamespace, fleet);
+    const migrated = await waitAuthority(c, 'ClusterAPI', 3);
+    expect([migrated.set.spec.replicas, migrated.capiSet.spec.replicas]).to.deep.equal([3, 3]);
+    expect(names(await mapiMachines(c))).to.deep.equal(fleet);
+    await expectNothingTerminating(c);
+    const events = await machineSetEvents(c);
+    expect(events, 'never restarted').to.not.include('MigrationRestarted');
+    expect(events.filter((r) => r === 'MigrationCompleted')).to.have.length(1);
+  });
+
+  it('to MachineAPI, a CAPI Machine created between the gate and the pause: mirrored, handed over, none lost', async () => {
+    const c = await start();
+    await fleetAt(c, 'ClusterAPI');
+    // The gate has just let the migration in (its one status write) and Cluster API, not paused
+    // yet, scales up; the controller restarts into that state.
+    await c.stop();
+    await patch(MAPI, c.mapiNamespace, 'fleet', [
+      { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
+    ]);
+    await adminObjects().patch(
+      { ...MAPI, namespace: c.mapiNamespace, name: 'fleet' },
+      {
+        type: 'merge',
+        body: { status: { authoritativeAPI: 'Migrating', synchronizedAPI: 'ClusterAPI' } },
+      },
+      { subresource: 'status' },
+    );
+    await scale(CAPI, c.capiNamespace, 'fleet', 3);
+    const fleet = await eventually(async () => {
+      const capi = names(await capiMachines(c));
+      expect(capi).to.have.length(3);
+      return capi;
+    }, WAIT);
+    await provisionInfrastructure(c.capiNamespace, fleet);
+
+    const restarted = await startTestController({
+      namespaces: { mapi: c.mapiNamespace, capi: c.capiNamespace },
+    });
+    const { set, capiSet } = await waitAuthority(restarted, 'MachineAPI', 3);
+    expect([set.spec.replicas, capiSet.spec.replicas]).to.deep.equal([3, 3]);
+    expect(names(await mapiMachines(c))).to.deep.equal(fleet);
+    expect(names(await capiMachines(c))).to.deep.equal(fleet);
+    for (const machine of await capiMachines(c)) {
+      expect(machine.metadata.annotations, machine.metadata.name).to.include({
+        [PAUSED_ANNOTATION]: 'true',
+      });
+    }
+    await expectNothingTerminating(c);
+    expect(await machineSetEvents(c), 'never restarted').to.not.include('MigrationRestarted');
   });
 });

@@ -44,6 +44,26 @@ const FORWARD: ForwardKind = {
 };
 
 /**
+ * The spec of the paused CAPI MachineSet that mirrors the MAPI one as it is now, or undefined when
+ * it cannot be converted (the sync reports why).
+ */
+export function pausedMirrorSpec(
+  o: Observed,
+  mapi: MapiMachineSet,
+): CapiMachineSet['spec'] | undefined {
+  const { infrastructure, converter, capiNamespace } = o;
+  if (!infrastructure?.status?.infrastructureName || !converter) return undefined;
+  const conversion = convertMachineSetOnce({
+    mapi,
+    infrastructure,
+    converter,
+    capiNamespace,
+    paused: true,
+  });
+  return conversion.ok ? conversion.value.machineSet.spec : undefined;
+}
+
+/**
  * MAPI → CAPI: the paused mirror while MachineAPI is authoritative, or the
  * initial sync that creates the CAPI side under ClusterAPI.
  */

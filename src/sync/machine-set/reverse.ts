@@ -5,16 +5,25 @@
 import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
 import { isControlPlane } from '../../conversion/common/metadata.js';
 import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
-import { planReverse } from '../reverse.js';
+import { planReverse, type ReverseMirror } from '../reverse.js';
 import type { Step } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
 import { mapiMachineSetStatus } from './mirror-status.js';
 import type { Observed } from './observed.js';
 
 export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
+  return planReverse(MACHINE_SETS, o, mapi, capi, reverseMirror(o, mapi, capi));
+}
+
+/** What the MachineSet brings to the reverse sync: its conversion, providerSpec and status. */
+export function reverseMirror(
+  o: Observed,
+  mapi: MapiMachineSet,
+  capi: CapiMachineSet,
+): ReverseMirror {
   const templateName = capi.spec.template?.spec?.infrastructureRef?.name;
   const template = o.templates.find((t) => t.metadata.name === templateName);
-  return planReverse(MACHINE_SETS, o, mapi, capi, {
+  return {
     convert: (infrastructure, converter) =>
       convertMachineSetToMapi({ capi, template, mapi, infrastructure, converter }),
     machineSpec: {
@@ -24,5 +33,5 @@ export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMac
     },
     status: () => mapiMachineSetStatus(mapi, capi),
     alsoMirrors: `${template?.kind ?? 'template'} ${templateName ?? ''}`,
-  });
+  };
 }

@@ -35,7 +35,9 @@ export function planMachineReverse(o: MachineObserved, mapi: MapiMachine, capi: 
 
 /**
  * A CAPI Machine without a MAPI Machine: when a MachineSet that Cluster API is authoritative for
- * created it, the step creating its MAPI mirror; undefined when it gets none.
+ * created it, the step creating its MAPI mirror; undefined when it gets none. Also while that
+ * MachineSet migrates: Cluster API may create one between the gate and the pause, and the
+ * MachineSet hands it over with the others only once it is mirrored.
  */
 export function planMapiMirrorCreation(o: MachineObserved): Step | undefined {
   const { mirror: capi, mapiMachineSet, capiMachineSet } = o;
@@ -43,7 +45,8 @@ export function planMapiMirrorCreation(o: MachineObserved): Step | undefined {
   const controller = capi.metadata.ownerReferences?.find((r) => r.controller);
   if (!capiMachineSet || controller?.uid !== capiMachineSet.metadata.uid) return undefined;
   if (!mapiMachineSet || isDeleting(mapiMachineSet)) return undefined;
-  if (mapiMachineSet.status?.authoritativeAPI !== 'ClusterAPI') return undefined;
+  const authority = mapiMachineSet.status?.authoritativeAPI;
+  if (authority !== 'ClusterAPI' && authority !== 'Migrating') return undefined;
   if (!o.infrastructure || !o.converter) return done('no conversion for a MAPI mirror yet');
   const conversion = convertMachineToMapi({
     capi,

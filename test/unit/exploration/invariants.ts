@@ -168,6 +168,19 @@ export function brokenWhenQuiet(state: State): string[] {
       broken.push(`${describe(capi)} is paused and has no Machine API side: nobody acts on it`);
     }
   }
+  // A CAPI Machine of a mirrored MachineSet is one of its fleet: it has its MAPI side too.
+  for (const capi of capiMachines(state)) {
+    const set = capiMachineSets(state).find((s) =>
+      capi.metadata.ownerReferences?.some((r) => r.controller && r.uid === s.metadata.uid),
+    );
+    if (
+      set &&
+      state.objects[`${MAPI_GROUP}/MachineSet/${set.metadata.name}`] &&
+      !state.objects[`${MAPI_GROUP}/Machine/${capi.metadata.name}`]
+    ) {
+      broken.push(`${describe(capi)} of a mirrored MachineSet has no Machine API side`);
+    }
+  }
   for (const infra of infraMachines(state)) {
     if (!state.objects[`${CAPI_GROUP}/Machine/${infra.metadata.name}`])
       broken.push(`${describe(infra)} has no Machine`);

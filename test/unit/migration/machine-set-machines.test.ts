@@ -261,7 +261,7 @@ describe('a MachineSet migration with its Machines', () => {
     world.converge();
     expect(migration(world.mapi)?.reason).to.equal(MigrationReason.WaitingForMachines);
     const mirror = world.mirror!;
-    mirror.spec.replicas = 5;
+    mirror.spec.deletion = { order: 'Oldest' };
     mirror.metadata.generation! += 1;
     fleet.handshakes = true;
     const notes = notesOf(world.converge(60));
@@ -270,8 +270,43 @@ describe('a MachineSet migration with its Machines', () => {
     expect(notes.indexOf('unpausing the CAPI machine set again')).to.be.within(0, back);
     expect(notes.lastIndexOf('handing Machine m1 to MachineAPI')).to.be.greaterThan(back);
     expectAllOn(world, fleet, 'MachineAPI');
-    expect(world.mapi?.spec.replicas).to.equal(5);
+    expect(world.mapi?.spec.deletePolicy).to.equal('Oldest');
   });
+
+  for (const to of ['ClusterAPI', 'MachineAPI'] as const) {
+    const from = to === 'ClusterAPI' ? 'MachineAPI' : 'ClusterAPI';
+    const start = from === 'MachineAPI' ? fleetWorld : clusterApiWorld;
+
+    it(`${from} → ${to}, scaled again and again on ${from} while its Machines move: no restart, the last count carried over`, () => {
+      const { world, fleet } = start();
+      fleet.handshakes = false;
+      wish(world, to);
+      world.converge();
+      expect(migration(world.mapi)?.reason).to.equal(MigrationReason.WaitingForMachines);
+      const old = from === 'MachineAPI' ? world.mapi! : world.mirror!;
+      for (const replicas of [5, 2, 4]) {
+        old.spec.replicas = replicas;
+        old.metadata.generation! += 1;
+        world.converge();
+        expect(migration(world.mapi)?.reason, `at ${replicas}`).to.equal(
+          MigrationReason.WaitingForMachines,
+        );
+      }
+      fleet.handshakes = true;
+      world.othersAct();
+      const notes = notesOf(world.converge(60));
+      expect(notes.filter((n) => n.startsWith('leaving Migrating'))).to.deep.equal([
+        `leaving Migrating: ${to} is authoritative`,
+      ]);
+      const carried =
+        to === 'ClusterAPI'
+          ? "carrying the MAPI machine set's 4 replicas over to the CAPI one"
+          : "carrying the CAPI machine set's 4 replicas over to the MAPI one";
+      expect(notes).to.include(carried);
+      expectAllOn(world, fleet, to);
+      expect([world.mapi?.spec.replicas, world.mirror?.spec.replicas]).to.deep.equal([4, 4]);
+    });
+  }
 
   for (const to of ['ClusterAPI', 'MachineAPI'] as const) {
     const from = to === 'ClusterAPI' ? 'MachineAPI' : 'ClusterAPI';
