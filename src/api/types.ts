@@ -170,8 +170,18 @@ export interface Infrastructure extends KubeObject {
         resourceTags?: { key: string; value: string }[];
         ipFamily?: 'IPv4' | 'DualStackIPv4Primary' | 'DualStackIPv6Primary' | (string & {});
       };
-      gcp?: { projectID?: string; region?: string };
-      azure?: { resourceGroupName?: string; networkResourceGroupName?: string; cloudName?: string };
+      gcp?: {
+        projectID?: string;
+        region?: string;
+        resourceLabels?: { key: string; value: string }[];
+        resourceTags?: { parentID: string; key: string; value: string }[];
+      };
+      azure?: {
+        resourceGroupName?: string;
+        networkResourceGroupName?: string;
+        cloudName?: string;
+        resourceTags?: { key: string; value: string }[];
+      };
       openstack?: Record<string, unknown>;
       powervs?: { region?: string; zone?: string; serviceEndpoints?: unknown[] };
       [platform: string]: unknown;

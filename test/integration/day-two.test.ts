@@ -1,7 +1,7 @@
 // What administrators do every day, next to the real neighbours, with the controller as its
 // ServiceAccount: each operation ends with nothing lost and nothing stuck.
 import { expect } from 'chai';
-import type { MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
+import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
 import { SOURCE_ANNOTATION } from '../../src/model/markers.js';
 import { adminObjects } from '../support/cluster.js';
 import {
@@ -15,6 +15,8 @@ import {
   startTestController,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { createCapiCluster } from '../support/capi-cluster.js';
+import { AWS_MACHINES } from '../support/machines.js';
 
 /** What `oc get -o yaml` of an object keeps once the server-set fields are dropped, renamed. */
 function copyOf(object: MapiMachineSet, name: string): MapiMachineSet {
@@ -190,6 +192,85 @@ describe('scale from zero, next to Cluster API’s webhooks', function () {
         [`${CAPACITY}cpu`]: '2',
         'machine.openshift.io/vCPU': '2',
       });
+    });
+  });
+});
+
+describe('the cluster’s tags on what Cluster API creates, next to Cluster API and CAPA’s webhooks', function () {
+  this.timeout(180_000);
+  const RESOURCE_TAGS = [
+    { key: 'cost-center', value: '4242' },
+    { key: 'team', value: 'everyone' },
+  ];
+
+  before(() =>
+    setInfrastructure({
+      ...DEFAULT_INFRASTRUCTURE,
+      platformStatus: { type: 'AWS', aws: { region: 'us-east-1', resourceTags: RESOURCE_TAGS } },
+    }),
+  );
+  after(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('an instance Cluster API creates after a migration is tagged as Machine API tags one; the MAPI side never shows the tags', async () => {
+    const c = await startTestController();
+    await createCapiCluster(c.capiNamespace);
+    const api = adminObjects();
+    const set = awsMachineSet('tagged', c.mapiNamespace, { replicas: 0 });
+    const providerSpec = set.spec.template!.spec!.providerSpec!.value as Record<string, unknown>;
+    providerSpec.tags = [{ name: 'team', value: 'ops' }];
+    await createMachineSet(c.mapiNamespace, set);
+    const wanted = { 'cost-center': '4242', team: 'ops' };
+    await eventually(async () => {
+      const mirror = await api.get<CapiMachineSet>({
+        ...CAPI,
+        namespace: c.capiNamespace,
+        name: 'tagged',
+      });
+      const name = mirror.spec.template.spec.infrastructureRef.name;
+      const template = await api.get<MachineTemplate>({
+        ...AWS_TEMPLATES,
+        namespace: c.capiNamespace,
+        name,
+      });
+      expect(template.spec.template.spec.additionalTags).to.deep.equal(wanted);
+    });
+
+    await api.patch(
+      { ...MAPI, namespace: c.mapiNamespace, name: 'tagged' },
+      { type: 'merge', body: { spec: { authoritativeAPI: 'ClusterAPI' } } },
+    );
+    await eventually(async () => {
+      const mapi = await api.get<MapiMachineSet>({
+        ...MAPI,
+        namespace: c.mapiNamespace,
+        name: 'tagged',
+      });
+      expect(mapi.status?.authoritativeAPI).to.equal('ClusterAPI');
+    });
+    await api.patch(
+      { ...CAPI, namespace: c.capiNamespace, name: 'tagged' },
+      { type: 'merge', body: { spec: { replicas: 1 } } },
+      { subresource: 'scale' },
+    );
+    // Cluster API makes the AWSMachine from the template: CAPA launches the instance with its
+    // additionalTags (and the AWSCluster's, which OpenShift's has none of).
+    await eventually(async () => {
+      const machines = await api.list<{ spec: { additionalTags?: Record<string, string> } }>({
+        ...AWS_MACHINES,
+        namespace: c.capiNamespace,
+      });
+      expect(machines.items).to.have.length(1);
+      expect(machines.items[0]!.spec.additionalTags).to.deep.equal(wanted);
+    });
+    await eventually(async () => {
+      const mapi = await api.get<MapiMachineSet>({
+        ...MAPI,
+        namespace: c.mapiNamespace,
+        name: 'tagged',
+      });
+      expect(mapi.spec.replicas, 'mirrored').to.equal(1);
+      const value = mapi.spec.template!.spec!.providerSpec!.value as { tags?: unknown };
+      expect(value.tags).to.deep.equal([{ name: 'team', value: 'ops' }]);
     });
   });
 });

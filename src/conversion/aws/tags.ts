@@ -2,6 +2,8 @@
 // webhook accepts at most 50 tags, keys up to 128 and values up to 256 characters, a
 // restricted character set and no `aws:` prefix. Checking those rules here turns a write
 // the API would reject later into a field error the administrator can act on.
+import type { Infrastructure } from '../../api/types.js';
+import { tagMap, withClusterTags, type ClusterTags } from '../common/cluster-tags.js';
 import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
 
@@ -11,6 +13,40 @@ const MAX_VALUE_LENGTH = 256;
 // CAPA's rule, with RE2's \s spelt out (JavaScript's \s also matches Unicode spaces).
 const ALLOWED_CHARACTERS = /^[a-zA-Z0-9\t\n\f\r _.:=+\-@/]*$/;
 const ALLOWED_DESCRIPTION = 'letters, digits, spaces and _ . : / = + - @';
+
+/**
+ * What Machine API's AWS provider adds to every instance (status.platformStatus.aws.resourceTags)
+ * and CAPA does not. The ownership tag (kubernetes.io/cluster/<infrastructure name>: owned) CAPA
+ * adds itself, from the CAPI Cluster's name, which is the infrastructure name.
+ */
+export function awsClusterTags(infrastructure: Infrastructure): ClusterTags {
+  return {
+    resource: tagMap(infrastructure.status?.platformStatus?.aws?.resourceTags),
+    ownership: {},
+  };
+}
+
+/**
+ * The `tags` list as CAPA's `additionalTags` map, with the Infrastructure's resource tags
+ * (undefined when there are none).
+ */
+export function convertTagsForCluster(
+  tags: ObjectReader[] | undefined,
+  listPath: string,
+  infrastructure: Infrastructure,
+  report: ConversionReport,
+): Record<string, string> | undefined {
+  const own = convertTags(tags, listPath, report);
+  const merged = withClusterTags(own, awsClusterTags(infrastructure));
+  const count = Object.keys(merged ?? {}).length;
+  if (count > MAX_TAGS && Object.keys(own ?? {}).length <= MAX_TAGS) {
+    report.error(
+      listPath,
+      `has ${count} distinct tags with the Infrastructure's status.platformStatus.aws.resourceTags, which every instance carries, but Cluster API accepts at most ${MAX_TAGS}; remove some tags.`,
+    );
+  }
+  return merged;
+}
 
 /** Converts the `tags` list to CAPA's `additionalTags` map (undefined when there are none). */
 export function convertTags(

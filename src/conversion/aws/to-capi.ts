@@ -12,7 +12,7 @@ import {
   toCapaReference,
   type CapaResourceReference,
 } from './resource-reference.js';
-import { convertTags } from './tags.js';
+import { convertTagsForCluster } from './tags.js';
 import {
   openProviderSpec,
   type ProviderSpecOwner,
@@ -63,7 +63,12 @@ export function convertAwsProviderSpec(
 
   const ami = convertAmi(spec, report);
   const instanceType = convertInstanceType(spec, report);
-  const additionalTags = convertTags(spec.objects('tags'), spec.pathOf('tags'), report);
+  const additionalTags = convertTagsForCluster(
+    spec.objects('tags'),
+    spec.pathOf('tags'),
+    context.infrastructure,
+    report,
+  );
   const iamInstanceProfile = convertIamInstanceProfile(spec, report);
   const sshKeyName = convertKeyName(spec, report);
   const publicIP = spec.boolean('publicIp');

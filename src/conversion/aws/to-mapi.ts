@@ -9,6 +9,8 @@ import {
   type JsonObject,
 } from '../common/field-reader.js';
 import type { Conversion, ReverseContext } from '../types.js';
+import { withoutClusterTags } from '../common/cluster-tags.js';
+import type { Infrastructure } from '../../api/types.js';
 import { IP_FAMILY_FIELDS, ipFamilySettings, readIpFamily } from './ip-family.js';
 import { keptFromCurrent } from './machine-api-only.js';
 import { type ForwardConversion, preferCurrent } from './prefer-current.js';
@@ -20,6 +22,7 @@ import {
   networkInterfaceTypeToMapi,
 } from './to-mapi-instance.js';
 import { placementToMapi } from './to-mapi-placement.js';
+import { awsClusterTags } from './tags.js';
 import { mapToTags, referenceToMapi } from './to-mapi-values.js';
 import { volumesToMapi } from './to-mapi-volumes.js';
 import { rejectNoEquivalent } from './template-reader.js';
@@ -66,7 +69,7 @@ export function awsTemplateToMapi(
   const family = readIpFamily(context.infrastructure, report);
   for (const [key, why] of NO_EQUIVALENT) rejectNoEquivalent(spec, key, why);
 
-  const converted = readFields(spec, report);
+  const converted = readFields(spec, context.infrastructure, report);
   if (family !== undefined) {
     const ip = ipFamilySettings(family);
     converted.metadataServiceOptions = metadataOptionsToMapi(spec, ip, family, report);
@@ -97,7 +100,11 @@ export function awsTemplateToMapi(
 }
 
 /** Every field that maps to a providerSpec field, by its MAPI name. */
-function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
+function readFields(
+  spec: ObjectReader,
+  infrastructure: Infrastructure,
+  report: ConversionReport,
+): JsonObject {
   const ami = spec.object('ami');
   const amiId = ami?.string('id');
   if (ami !== undefined) rejectNoEquivalent(ami, 'eksLookupType', 'looks up an EKS-optimised AMI');
@@ -135,7 +142,9 @@ function readFields(spec: ObjectReader, report: ConversionReport): JsonObject {
       'instanceType',
       'set the EC2 instance type, e.g. m6i.xlarge.',
     ),
-    tags: mapToTags(spec.stringMap('additionalTags')),
+    tags: mapToTags(
+      withoutClusterTags(spec.stringMap('additionalTags'), awsClusterTags(infrastructure)),
+    ),
     iamInstanceProfile: iamInstanceProfile === undefined ? undefined : { id: iamInstanceProfile },
     keyName: sshKeyNameToMapi(spec),
     publicIp: spec.boolean('publicIP'),

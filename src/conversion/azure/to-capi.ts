@@ -12,19 +12,15 @@ import { convertImage } from './image.js';
 import { checkResourceGroup, convertNetwork, type AzureClusterFacts } from './network.js';
 import { convertSecurityProfile } from './security-profile.js';
 import { convertSpotVMOptions } from './spot.js';
-import {
-  ConversionReport,
-  describeValue,
-  isJsonObject,
-  ObjectReader,
-  withoutUndefined,
-} from '../common/field-reader.js';
+import { ConversionReport, ObjectReader, withoutUndefined } from '../common/field-reader.js';
 import type { Infrastructure } from '../../api/types.js';
 import { defaultUserDataSecret, openProviderSpec } from '../common/provider-spec.js';
 import { AZURE_PLATFORM, DEFAULT_CREDENTIALS_SECRET, MAPI_API_VERSIONS } from './platform.js';
 import { readCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
+import { azureClusterTags, readTags } from './tags.js';
+import { withClusterTags } from '../common/cluster-tags.js';
 import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
-import { keyPath, quote } from '../common/quote.js';
+import { quote } from '../common/quote.js';
 
 const ULTRA_SSD_CAPABILITY = ['Enabled', 'Disabled'] as const;
 
@@ -57,7 +53,10 @@ export function convertAzureProviderSpec(
   rejectAvailabilitySet(spec, report);
   rejectManagedIdentity(spec, report);
   const sshPublicKey = readSshPublicKey(spec, report);
-  const additionalTags = readTags(spec, report);
+  const additionalTags = withClusterTags(
+    readTags(spec, report),
+    azureClusterTags(context.infrastructure),
+  );
   const spotVMOptions = convertSpotVMOptions(spec, os.ephemeral, report);
   const ultraSSD = spec.enumeration('ultraSSDCapability', ULTRA_SSD_CAPABILITY);
   const diagnostics = convertDiagnostics(spec, report);
@@ -166,24 +165,4 @@ function readSshPublicKey(spec: ObjectReader, report: ConversionReport): string 
     return undefined;
   }
   return key;
-}
-
-function readTags(
-  spec: ObjectReader,
-  report: ConversionReport,
-): Record<string, string> | undefined {
-  const tags = spec.raw('tags');
-  if (tags === undefined) return undefined;
-  const path = spec.pathOf('tags');
-  if (!isJsonObject(tags)) {
-    report.error(path, `must be a map of tag names to values, but is ${describeValue(tags)}.`);
-    return undefined;
-  }
-  const converted: [string, string][] = [];
-  for (const [name, value] of Object.entries(tags)) {
-    if (typeof value === 'string') converted.push([name, value]);
-    else report.error(keyPath(path, name), `must be a string, but is ${describeValue(value)}.`);
-  }
-  // fromEntries defines own properties, so a key such as __proto__ stays an ordinary key.
-  return converted.length > 0 ? Object.fromEntries(converted) : undefined;
 }

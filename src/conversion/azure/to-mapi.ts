@@ -20,6 +20,8 @@ import {
   reverseSpotVMOptions,
 } from './to-mapi-options.js';
 import { readCapacityReservationGroupID, isOpenSshPublicKeyBase64 } from './values.js';
+import { azureClusterTags } from './tags.js';
+import { withoutClusterTags } from '../common/cluster-tags.js';
 
 /** Where the providerSpec sits in a MAPI MachineSet, for messages about it. */
 const MAPI_PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
@@ -91,15 +93,18 @@ function readTemplate(
   // CAPZ installs its bootstrap-status extension unless told not to; Machine API never does,
   // so either value leaves Machine API's VMs as they are.
   spec.boolean('disableVMBootstrapExtension');
-  const tags = spec.stringMap('additionalTags');
+  // Machine API's provider adds the cluster's tags by itself.
+  const own = withoutClusterTags(
+    spec.stringMap('additionalTags'),
+    azureClusterTags(context.infrastructure),
+  );
   return withoutUndefined({
     vmSize,
     image,
     osDisk: os.osDisk,
     dataDisks,
     sshPublicKey: readSshPublicKey(spec, report),
-    tags:
-      tags && tags.length > 0 ? Object.fromEntries(tags.map((t) => [t.key, t.value])) : undefined,
+    tags: own && Object.fromEntries(own.map((t) => [t.key, t.value])),
     ultraSSDCapability: ultraSSD === undefined ? undefined : ultraSSD ? 'Enabled' : 'Disabled',
     // Machine API always writes publicIP; acceleratedNetworking only when true.
     publicIP: network.publicIP,

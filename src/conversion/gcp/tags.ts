@@ -2,6 +2,8 @@
 // metadata items and Resource Manager tags. They map one to one onto CAPG's fields, but CAPG
 // (and its CRD) holds them in slightly different shapes and rejects some values, so those
 // rules are checked here to name the MAPI field instead of failing the template write later.
+import type { Infrastructure } from '../../api/types.js';
+import { tagMap, type ClusterTags } from '../common/cluster-tags.js';
 import { describeValue, isJsonObject, type ObjectReader } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
 
@@ -184,4 +186,62 @@ export function convertResourceManagerTags(
 function finishItem(item: ObjectReader, toMachineApi = false): void {
   if (toMachineApi) item.finishToMachineApi();
   else item.finish();
+}
+
+/**
+ * What Machine API's GCP provider labels every instance with and CAPG does not: the
+ * Infrastructure's resource labels, and the ownership label `kubernetes-io-cluster-<infrastructure
+ * name>: owned` that `openshift-install destroy` finds instances by (CAPG labels them
+ * `capg-cluster-<name>` only).
+ */
+export function gcpClusterLabels(infrastructure: Infrastructure): ClusterTags {
+  const name = infrastructure.status?.infrastructureName;
+  return {
+    resource: tagMap(infrastructure.status?.platformStatus?.gcp?.resourceLabels),
+    ownership: name ? { [`kubernetes-io-cluster-${name}`]: 'owned' } : {},
+  };
+}
+
+/**
+ * The Infrastructure's resource manager tags, which Machine API's GCP provider binds to every
+ * instance and CAPG does not, joined to the providerSpec's (which win on the same parent and key).
+ * Reported when together they exceed what Cluster API accepts.
+ */
+export function withClusterResourceTags(
+  own: ResourceManagerTag[] | undefined,
+  infrastructure: Infrastructure,
+  spec: ObjectReader,
+): ResourceManagerTag[] | undefined {
+  const identity = (t: ResourceManagerTag) => `${t.parentID}/${t.key}`;
+  const mine = new Set((own ?? []).map(identity));
+  const cluster = (infrastructure.status?.platformStatus?.gcp?.resourceTags ?? []).filter(
+    (t) => !mine.has(identity(t)),
+  );
+  const merged = [
+    ...(own ?? []),
+    ...cluster.map(({ parentID, key, value }) => ({ parentID, key, value })),
+  ];
+  if (
+    merged.length > MAX_RESOURCE_MANAGER_TAGS &&
+    (own?.length ?? 0) <= MAX_RESOURCE_MANAGER_TAGS
+  ) {
+    spec.report.error(
+      spec.pathOf('resourceManagerTags'),
+      `has ${merged.length} tags with the Infrastructure's status.platformStatus.gcp.resourceTags, which every instance is bound to, but Cluster API accepts at most ${MAX_RESOURCE_MANAGER_TAGS}; remove some tags.`,
+    );
+  }
+  return merged.length > 0 ? merged : undefined;
+}
+
+/** A template's resource manager tags without the Infrastructure's, which Machine API binds itself. */
+export function withoutClusterResourceTags(
+  tags: ResourceManagerTag[] | undefined,
+  infrastructure: Infrastructure,
+): ResourceManagerTag[] | undefined {
+  const cluster = infrastructure.status?.platformStatus?.gcp?.resourceTags ?? [];
+  const own = (tags ?? []).filter(
+    (t) =>
+      !cluster.some((c) => c.parentID === t.parentID && c.key === t.key && c.value === t.value),
+  );
+  return own.length > 0 ? own : undefined;
 }

@@ -6,7 +6,14 @@ import { ConversionReport, ObjectReader, withoutUndefined } from '../common/fiel
 import { convertDisks } from './disks.js';
 import { convertNetworkInterfaces } from './network.js';
 import { convertScheduling } from './scheduling.js';
-import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
+import {
+  convertMetadataItems,
+  convertResourceManagerTags,
+  gcpClusterLabels,
+  readStringMap,
+  withClusterResourceTags,
+} from './tags.js';
+import { withClusterTags } from '../common/cluster-tags.js';
 import {
   checkCredentialsSecretName,
   openProviderSpec,
@@ -70,7 +77,11 @@ export function convertGcpProviderSpec(
   const serviceAccounts = convertServiceAccounts(spec, report);
   const additionalMetadata = convertMetadataItems(spec);
   const networkTags = spec.strings('tags');
-  const resourceManagerTags = convertResourceManagerTags(spec);
+  const resourceManagerTags = withClusterResourceTags(
+    convertResourceManagerTags(spec),
+    context.infrastructure,
+    spec,
+  );
   const ipForwarding = convertCanIPForward(spec);
   const scheduling = convertScheduling(spec, { instanceType, zone: location.zone }, report);
   spec.finish();
@@ -86,7 +97,7 @@ export function convertGcpProviderSpec(
     subnet: network.subnet,
     publicIP: network.publicIP,
     serviceAccounts,
-    additionalLabels,
+    additionalLabels: withClusterTags(additionalLabels, gcpClusterLabels(context.infrastructure)),
     additionalMetadata,
     additionalNetworkTags: networkTags && networkTags.length > 0 ? networkTags : undefined,
     resourceManagerTags,

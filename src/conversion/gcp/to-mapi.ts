@@ -16,7 +16,14 @@ import { currentString, keptFromCurrent } from './kept-from-current.js';
 import { PROVIDER_SPEC_API_VERSIONS, PROVIDER_SPEC_KIND } from './machine-api.js';
 import { networkInterfaceToMapi } from './to-mapi-network.js';
 import { schedulingToMapi } from './to-mapi-scheduling.js';
-import { convertMetadataItems, convertResourceManagerTags, readStringMap } from './tags.js';
+import {
+  convertMetadataItems,
+  convertResourceManagerTags,
+  gcpClusterLabels,
+  readStringMap,
+  withoutClusterResourceTags,
+} from './tags.js';
+import { withoutClusterTagMap } from '../common/cluster-tags.js';
 import { rejectWithoutEquivalent } from './template-errors.js';
 
 /**
@@ -52,7 +59,10 @@ export function gcpTemplateToMapi(
     'instanceType',
     'set the Compute Engine machine type, e.g. n2-standard-4.',
   );
-  const labels = readStringMap(spec, 'additionalLabels');
+  const labels = withoutClusterTagMap(
+    readStringMap(spec, 'additionalLabels'),
+    gcpClusterLabels(context.infrastructure),
+  );
   const disks = disksToMapi(spec, labels, report);
   const serviceAccount = serviceAccountToMapi(spec);
   const gcpMetadata = convertMetadataItems(spec, {
@@ -63,7 +73,10 @@ export function gcpTemplateToMapi(
       'user data into that secret and remove this metadata item.',
   });
   const tags = spec.strings('additionalNetworkTags');
-  const resourceManagerTags = convertResourceManagerTags(spec, { toMachineApi: true });
+  const resourceManagerTags = withoutClusterResourceTags(
+    convertResourceManagerTags(spec, { toMachineApi: true }),
+    context.infrastructure,
+  );
   // The CRD defaults ipForwarding to Enabled, and CAPG forwards unless it is Disabled.
   const canIPForward = spec.enumeration('ipForwarding', ['Enabled', 'Disabled']) !== 'Disabled';
   rejectWithoutEquivalent(spec, 'providerID', 'names the VM of one machine');

@@ -1,10 +1,11 @@
 // Round trips of the AWS converter, property-tested: MAPI → CAPI → MAPI gives the providerSpec
 // back (exactly with the current providerSpec at hand, up to the documented normal form without
-// it), and CAPI → MAPI → CAPI gives the template spec back.
+// it), and CAPI → MAPI → CAPI gives the template spec back, with the Infrastructure's resource tags.
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../../../src/api/types.js';
 import { awsConverter } from '../../../../src/conversion/aws/index.js';
+import { tagMap } from '../../../../src/conversion/common/cluster-tags.js';
 import { KEPT_FROM_CURRENT } from '../../../../src/conversion/aws/machine-api-only.js';
 import { MAPI_TYPE_META } from '../../../../src/conversion/aws/to-mapi.js';
 import type { ProviderConversion, ReverseContext } from '../../../../src/conversion/types.js';
@@ -17,6 +18,12 @@ const NUM_RUNS = 150;
 const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
 const TEMPLATE_PATH = 'spec.template.spec';
 
+/** Tags every instance of the cluster carries; no generated tag has their values. */
+const RESOURCE_TAGS = [
+  { key: 'cost-center', value: 'cc 4242/7' },
+  { key: 'owner', value: 'platform team@example' },
+];
+
 function infrastructure(ipFamily = 'IPv4'): Infrastructure {
   return {
     apiVersion: 'config.openshift.io/v1',
@@ -24,8 +31,11 @@ function infrastructure(ipFamily = 'IPv4'): Infrastructure {
     metadata: { name: 'cluster' },
     status: {
       infrastructureName: 'ci-ln-abc12',
-      // The API type in this program predates ipFamily.
-      platformStatus: { type: 'AWS', aws: Object.assign({ region: REGION }, { ipFamily }) },
+      platformStatus: {
+        type: 'AWS',
+        // The API type in this program predates ipFamily.
+        aws: Object.assign({ region: REGION, resourceTags: RESOURCE_TAGS }, { ipFamily }),
+      },
     },
   };
 }
@@ -129,7 +139,12 @@ describe('awsConverter round trips', () => {
             controlPlane,
           },
         );
-        const expected: ProviderConversion = { templateSpec: c.templateSpec };
+        // The Infrastructure's resource tags join the template's own, which win.
+        const own = (c.templateSpec as { additionalTags?: Record<string, string> }).additionalTags;
+        const additionalTags = { ...tagMap(RESOURCE_TAGS), ...own };
+        const expected: ProviderConversion = {
+          templateSpec: { ...c.templateSpec, additionalTags },
+        };
         if (c.failureDomain !== undefined) expected.failureDomain = c.failureDomain;
         if (c.userDataSecretName !== undefined) expected.userDataSecretName = c.userDataSecretName;
         expect(toCapi(providerSpec, infra, controlPlane)).to.deep.equal(expected);

@@ -1145,6 +1145,53 @@ describe('awsConverter', () => {
     }
   });
 
+  describe("the Infrastructure's resource tags, which Machine API puts on every instance", () => {
+    const tagged = (resourceTags: { key: string; value: string }[]): Infrastructure => {
+      const infra = infrastructure();
+      infra.status!.platformStatus!.aws!.resourceTags = resourceTags;
+      return infra;
+    };
+
+    it('join the providerSpec tags, which win on the same key', () => {
+      const infra = tagged([
+        { key: 'cost-center', value: '4242' },
+        { key: 'team', value: 'everyone' },
+      ]);
+      const spec = { ...minimalSpec(), tags: [{ name: 'team', value: 'ops' }] };
+      const { value } = expectOk(convert(spec, { infrastructure: infra }));
+      expect(value.templateSpec.additionalTags).to.deep.equal({
+        'cost-center': '4242',
+        team: 'ops',
+      });
+      expect(expectOk(convert(minimalSpec(), { infrastructure: infra })).value.templateSpec)
+        .to.have.property('additionalTags')
+        .that.deep.equals({ 'cost-center': '4242', team: 'everyone' });
+    });
+
+    it('count towards the 50 tags Cluster API accepts, and the message says so', () => {
+      const infra = tagged(Array.from({ length: 25 }, (_, i) => ({ key: `r-${i}`, value: 'v' })));
+      const spec = {
+        ...minimalSpec(),
+        tags: Array.from({ length: 26 }, (_, i) => ({ name: `t-${i}`, value: 'v' })),
+      };
+      expectFieldErrors(expectErrors(convert(spec, { infrastructure: infra })), [
+        [`${PATH}.tags`, /51 distinct tags with the Infrastructure's .*resourceTags.*at most 50/],
+      ]);
+    });
+
+    it('leave the reverse conversion: Machine API adds them by itself', () => {
+      const infra = tagged([{ key: 'cost-center', value: '4242' }]);
+      const back = awsConverter.toMapi?.(
+        {
+          ...minimalTemplate(),
+          additionalTags: { 'cost-center': '4242', team: 'ops' },
+        },
+        { infrastructure: infra, path: 'spec.template.spec', controlPlane: false },
+      );
+      expect(back?.ok && back.value.tags).to.deep.equal([{ name: 'team', value: 'ops' }]);
+    });
+  });
+
   describe('output', () => {
     const rich = {
       ...minimalSpec(),

@@ -21,9 +21,19 @@ const infrastructure: Infrastructure = {
   metadata: { name: 'cluster' },
   status: {
     infrastructureName: INFRA,
-    platformStatus: { type: 'Azure', azure: { resourceGroupName: RG } },
+    platformStatus: {
+      type: 'Azure',
+      // No generated tag has these values.
+      azure: { resourceGroupName: RG, resourceTags: [{ key: 'cost-center', value: 'cc 4242/7' }] },
+    },
   },
 };
+/** The tags every VM carries: the Infrastructure's, then the template's own, then ownership. */
+const clusterTagged = (own: Json | undefined): Json => ({
+  'cost-center': 'cc 4242/7',
+  ...own,
+  [`kubernetes.io_cluster.${INFRA}`]: 'owned',
+});
 
 /** MAPI → CAPI → MAPI. */
 function roundTrip(providerSpec: Json, controlPlane: boolean, current: unknown): Json {
@@ -227,7 +237,10 @@ describe('Azure round trips', () => {
         ).value;
         expect(back).to.deep.equal(
           compact({
-            templateSpec: template,
+            templateSpec: {
+              ...template,
+              additionalTags: clusterTagged(template.additionalTags as Json | undefined),
+            },
             failureDomain: context.failureDomain,
             userDataSecretName: context.userDataSecretName,
           }),

@@ -66,9 +66,16 @@ function minimalSpec(): Record<string, unknown> {
   };
 }
 
-/** What the minimal spec converts to: every default CAPZ would add is written out. */
+/** The tag Machine API's Azure provider gives every VM, which the template carries. */
+const OWNED = { [`kubernetes.io_cluster.${INFRA}`]: 'owned' };
+
+/**
+ * What the minimal spec converts to: every default CAPZ would add is written out, and the
+ * cluster's ownership tag.
+ */
 function minimalTemplate(): Record<string, unknown> {
   return {
+    additionalTags: OWNED,
     vmSize: 'Standard_D4s_v3',
     image: {
       marketplace: {
@@ -107,6 +114,14 @@ function convert(
   return azureConverter.convert(providerSpec, context(overrides));
 }
 
+/** The minimal template with `fields`; tags join the ownership tag. */
+function templateWith(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const template = merged(minimalTemplate(), fields);
+  const tags = fields.additionalTags as Record<string, string> | undefined;
+  if (tags) template.additionalTags = { ...tags, ...OWNED };
+  return template;
+}
+
 /** Merges `fields` into `base`; an `undefined` value removes the key. */
 function merged(
   base: Record<string, unknown>,
@@ -128,6 +143,43 @@ describe('azureConverter', () => {
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
       kind: 'AzureMachineTemplate',
       plural: 'azuremachinetemplates',
+    });
+  });
+
+  describe("the cluster's tags, which Machine API gives every VM", () => {
+    const tagged = (): Infrastructure => {
+      const infra = infrastructure();
+      infra.status!.platformStatus!.azure!.resourceTags = [
+        { key: 'cost-center', value: 'c42' },
+        { key: 'team', value: 'everyone' },
+      ];
+      return infra;
+    };
+    const own = { team: 'ops', [`kubernetes.io_cluster.${INFRA}`]: 'shared' };
+
+    it('join the providerSpec’s, which win on the same key; the ownership tag wins over all', () => {
+      const { value } = expectOk(
+        convert({ ...minimalSpec(), tags: own }, { infrastructure: tagged() }),
+      );
+      expect(value.templateSpec.additionalTags).to.deep.equal({
+        'cost-center': 'c42',
+        team: 'ops',
+        [`kubernetes.io_cluster.${INFRA}`]: 'owned',
+      });
+    });
+
+    it('leave the reverse conversion: Machine API adds them by itself', () => {
+      const infra = tagged();
+      const { value } = expectOk(
+        convert({ ...minimalSpec(), tags: own }, { infrastructure: infra }),
+      );
+      const back = azureConverter.toMapi?.(value.templateSpec, {
+        infrastructure: infra,
+        path: 'spec.template.spec',
+        controlPlane: false,
+      });
+      expect(back?.ok, JSON.stringify(back)).to.equal(true);
+      expect((back as { value: { tags?: unknown } }).value.tags).to.deep.equal({ team: 'ops' });
     });
   });
 
@@ -189,7 +241,7 @@ describe('azureConverter', () => {
           diskSizeGB: 128,
           managedDisk: { storageAccountType: 'Premium_LRS' },
         },
-        additionalTags: { 'cost-center': 'platform', owner: 'ops' },
+        additionalTags: { 'cost-center': 'platform', owner: 'ops', ...OWNED },
         securityProfile: { encryptionAtHost: true },
         diagnostics: { boot: { storageAccountType: 'Disabled' } },
         networkInterfaces: [
@@ -623,7 +675,7 @@ describe('azureConverter', () => {
             infrastructure: c.infrastructure ?? infrastructure(),
           }),
         );
-        expect(result.value.templateSpec).to.deep.equal(merged(minimalTemplate(), c.template));
+        expect(result.value.templateSpec).to.deep.equal(templateWith(c.template));
         expect(result.value.failureDomain).to.equal(c.failureDomain);
         expect(result.value.userDataSecretName).to.equal(
           c.userDataSecretName ?? 'worker-user-data',
@@ -1441,7 +1493,7 @@ describe('azureConverter', () => {
         );
         expect(result.warnings).to.have.length(1);
         expect(result.warnings[0]).to.match(c.warning);
-        expect(result.value.templateSpec).to.deep.equal(merged(minimalTemplate(), c.template));
+        expect(result.value.templateSpec).to.deep.equal(templateWith(c.template));
         expect(result.value.userDataSecretName).to.equal('worker-user-data');
       });
     }

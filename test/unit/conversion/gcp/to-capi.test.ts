@@ -76,9 +76,16 @@ function minimalSpec(): Record<string, unknown> {
   };
 }
 
-/** What the minimal spec converts to: the CRD's default (ipForwarding) is written out. */
+/** The label Machine API's GCP provider gives every instance, which the template carries. */
+const OWNED = { [`kubernetes-io-cluster-${CLUSTER}`]: 'owned' };
+
+/**
+ * What the minimal spec converts to: the CRD's default (ipForwarding) is written out, and the
+ * cluster's ownership label.
+ */
 function minimalTemplate(): Record<string, unknown> {
   return {
+    additionalLabels: OWNED,
     instanceType: 'n2-standard-4',
     image: IMAGE,
     rootDeviceType: 'pd-standard',
@@ -106,6 +113,8 @@ function specWith(fields: Record<string, unknown>): Record<string, unknown> {
 function templateWith(fields: Record<string, unknown> = {}): Record<string, unknown> {
   const template: Record<string, unknown> = { ...minimalTemplate(), ...fields };
   for (const [key, value] of Object.entries(fields)) if (value === undefined) delete template[key];
+  const labels = fields.additionalLabels as Record<string, string> | undefined;
+  if (labels) template.additionalLabels = { ...labels, ...OWNED };
   return template;
 }
 
@@ -117,6 +126,78 @@ describe('gcpConverter', () => {
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
       kind: 'GCPMachineTemplate',
       plural: 'gcpmachinetemplates',
+    });
+  });
+
+  describe("the cluster's labels and tags, which Machine API gives every instance", () => {
+    const tagged = (): Infrastructure => {
+      const infra = infrastructure();
+      infra.status!.platformStatus!.gcp = {
+        ...infra.status!.platformStatus!.gcp,
+        resourceLabels: [
+          { key: 'cost-center', value: 'c42' },
+          { key: 'team', value: 'everyone' },
+        ],
+        resourceTags: [
+          { parentID: '123456789012', key: 'env', value: 'prod' },
+          { parentID: '123456789012', key: 'tier', value: 'gold' },
+        ],
+      };
+      return infra;
+    };
+    const own = {
+      labels: { team: 'ops', [`kubernetes-io-cluster-${CLUSTER}`]: 'shared' },
+      resourceManagerTags: [{ parentID: '123456789012', key: 'tier', value: 'silver' }],
+    };
+
+    it('join the providerSpec’s, which win on the same key; the ownership label wins over all', () => {
+      const { value } = expectOk(convert(specWith(own), { infrastructure: tagged() }));
+      expect(value.templateSpec.additionalLabels).to.deep.equal({
+        'cost-center': 'c42',
+        team: 'ops',
+        [`kubernetes-io-cluster-${CLUSTER}`]: 'owned',
+      });
+      expect(value.templateSpec.resourceManagerTags).to.deep.equal([
+        { parentID: '123456789012', key: 'tier', value: 'silver' },
+        { parentID: '123456789012', key: 'env', value: 'prod' },
+      ]);
+    });
+
+    it('leave the reverse conversion: Machine API adds them by itself', () => {
+      const infra = tagged();
+      const { value } = expectOk(convert(specWith(own), { infrastructure: infra }));
+      const back = gcpConverter.toMapi?.(value.templateSpec, {
+        infrastructure: infra,
+        path: 'spec.template.spec',
+        failureDomain: ZONE,
+        controlPlane: false,
+      });
+      expect(back?.ok, JSON.stringify(back)).to.equal(true);
+      const providerSpec = (back as { value: Record<string, unknown> }).value;
+      expect(providerSpec.labels).to.deep.equal({ team: 'ops' });
+      expect(providerSpec.resourceManagerTags).to.deep.equal(own.resourceManagerTags);
+    });
+
+    it('count towards the 50 resource manager tags Cluster API accepts', () => {
+      const infra = tagged();
+      infra.status!.platformStatus!.gcp!.resourceTags = Array.from({ length: 25 }, (_, i) => ({
+        parentID: '123456789012',
+        key: `cluster-${i}`,
+        value: 'v',
+      }));
+      const spec = specWith({
+        resourceManagerTags: Array.from({ length: 26 }, (_, i) => ({
+          parentID: '123456789012',
+          key: `own-${i}`,
+          value: 'v',
+        })),
+      });
+      expectFieldErrors(expectErrors(convert(spec, { infrastructure: infra })), [
+        [
+          `${PATH}.resourceManagerTags`,
+          /51 tags with the Infrastructure's .*resourceTags.*at most 50/,
+        ],
+      ]);
     });
   });
 
@@ -155,6 +236,7 @@ describe('gcpConverter', () => {
     expect(result).to.deep.equal({
       value: {
         templateSpec: {
+          additionalLabels: OWNED,
           instanceType: 'n2-standard-4',
           image: IMAGE,
           rootDeviceSize: 128,
