@@ -14,7 +14,6 @@ import {
   CLUSTER_ROLE_BINDING,
   ROLE,
   ROLE_BINDING,
-  SECRET,
 } from '../../src/kube/builtin-resources.js';
 import {
   adminObjects,
@@ -33,6 +32,7 @@ import {
   startTestController,
   unadmitted,
 } from '../support/controller.js';
+import { createUserData } from '../support/capi-cluster.js';
 import { check } from '../support/check.js';
 import { eventually } from '../support/eventually.js';
 import { MACHINE_AUTOSCALER } from '../../src/kube/resources.js';
@@ -81,19 +81,6 @@ async function dryRunCreate(object: KubeObject): Promise<void> {
     { group, version, plural, namespace: object.metadata.namespace ?? '' },
     object,
     { dryRun: true, fieldValidation: 'Strict' },
-  );
-}
-
-/** The user-data Secret the fixtures' machines boot from, as cluster-capi-operator copies it. */
-async function createUserData(namespace: string): Promise<void> {
-  await adminObjects().create(
-    { ...SECRET, namespace },
-    {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'worker-user-data' },
-      stringData: { userData: '{"ignition":{"version":"3.2.0"}}' },
-    },
   );
 }
 

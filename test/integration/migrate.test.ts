@@ -10,7 +10,7 @@ import {
 import { runMigrate } from '../../src/cli/migrate/command.js';
 import { IDENTITIES } from '../../hack/control-plane.js';
 import { auditEventsSince, auditLogEnd } from '../support/audit.js';
-import { createCapiCluster } from '../support/capi-cluster.js';
+import { createCapiCluster, createUserData } from '../support/capi-cluster.js';
 import { adminObjects, controlPlane, identityConfig, uniqueName } from '../support/cluster.js';
 import {
   awsMachineSet,
@@ -122,6 +122,7 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
   it('--all in waves of 2: refused over a MachineSet that cannot convert, --dry-run writes nothing, killed mid-wave and resumed without a step twice, same machines, then --rollback', async () => {
     const c = await startTestController();
     await createCapiCluster(c.capiNamespace);
+    await createUserData(c.capiNamespace);
     const names = ['fleet-a', 'fleet-b', 'fleet-c', 'fleet-d', 'fleet-e', 'fleet-f'];
     const replicas = [2, 1, 0, 0, 0, 0];
     await Promise.all(
@@ -217,6 +218,7 @@ describe('oc mapi-capi-sync migrate, next to machine-api-operator and Cluster AP
   it('stops at a write the cluster refuses mid-run, with its message, what moved left where it is', async () => {
     const c = await startTestController();
     await createCapiCluster(c.capiNamespace);
+    await createUserData(c.capiNamespace);
     const names = ['a-fine', 'b-victim', 'c-later'];
     for (const name of names) {
       await createMachineSet(

@@ -138,3 +138,16 @@ export async function provisionClusterInfrastructure(
     { subresource: 'status' },
   );
 }
+
+/** The user-data Secret the fixtures' machines boot from, as cluster-capi-operator copies it. */
+export async function createUserData(namespace: string): Promise<void> {
+  await adminObjects().create(
+    { ...SECRET, namespace },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'worker-user-data' },
+      stringData: { userData: '{"ignition":{"version":"3.2.0"}}' },
+    },
+  );
+}

@@ -130,6 +130,19 @@ export async function readMissingSecrets(
     userAgent: 'mapi-capi-sync-check',
   });
   try {
+    return await missingSecrets(client, namespace, names);
+  } finally {
+    client.close();
+  }
+}
+
+/** The same, through a client the caller keeps. */
+export async function missingSecrets(
+  client: KubeClient,
+  namespace: string,
+  names: readonly string[],
+): Promise<{ missing: Set<string> } | { notRead: string }> {
+  try {
     const found = await Promise.all(
       names.map((name) =>
         client
@@ -146,8 +159,6 @@ export async function readMissingSecrets(
     return { missing: new Set(names.filter((_, i) => !found[i])) };
   } catch (err) {
     return { notRead: failure(err, `cannot get secrets in ${namespace}`, client.server).message };
-  } finally {
-    client.close();
   }
 }
 

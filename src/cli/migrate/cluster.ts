@@ -14,13 +14,16 @@ import {
 } from '../../kube/errors.js';
 import { ObjectClient } from '../../kube/objects.js';
 import { INFRASTRUCTURE, MAPI_MACHINE_SET } from '../../kube/resources.js';
-import { getInfrastructure } from '../check/cluster.js';
+import type { BootstrapSecrets } from '../check/bootstrap-secret.js';
+import { getInfrastructure, missingSecrets } from '../check/cluster.js';
 import { describeReadError, pluginClient, PluginError } from '../plugin/cluster.js';
 import type { Authority } from './flags.js';
 import type { OperatorState } from './plan.js';
 
 export interface MigrateClient {
   infrastructure(): Promise<Infrastructure | undefined>;
+  /** Which of the named Secrets `namespace` lacks, or why that could not be read. */
+  missingSecrets(namespace: string, names: readonly string[]): Promise<BootstrapSecrets>;
   /** The ClusterOperator's Degraded condition as the run judges it ('' names none). */
   operator(name: string): Promise<OperatorState>;
   /**
@@ -49,6 +52,9 @@ export function migrateClient(
       } catch (err) {
         throw new PluginError(describeReadError(err, INFRASTRUCTURE, server), { cause: err });
       }
+    },
+    async missingSecrets(namespace, names) {
+      return { namespace, ...(await missingSecrets(client, namespace, names)) };
     },
     async operator(name) {
       if (name === '') return { kind: 'unchecked' };

@@ -17,7 +17,18 @@ import {
   MAPI_MACHINE_SET,
 } from '../../kube/resources.js';
 import { isNotFound } from '../../kube/errors.js';
-import { clusterFacts, reportMachineSet, type CheckFacts, type Problem } from '../check/report.js';
+import {
+  bootstrapSecretNotes,
+  bootstrapSecretsToRead,
+  withBootstrapSecret,
+} from '../check/bootstrap-secret.js';
+import {
+  clusterFacts,
+  reportMachineSet,
+  type CheckFacts,
+  type MachineSetReport,
+  type Problem,
+} from '../check/report.js';
 import {
   clusterReader,
   loadKubeConfig,
@@ -147,13 +158,18 @@ class Run {
     const facts = clusterFacts(await this.client.infrastructure(), {
       capiNamespace: this.flags.capiNamespace,
     });
+    const reports = new Map(
+      selected.flatMap((name) => {
+        const objects = objectsOf(fleet, name)!;
+        if (phaseOf(objects, this.target) !== 'pending') return [];
+        return [[name, reportMachineSet(objects.mapi, withAutoscalers(facts, fleet))] as const];
+      }),
+    );
+    await this.checkBootstrapSecrets(reports);
     const candidates = selected.map((name) => {
       const objects = objectsOf(fleet, name)!;
       const phase = phaseOf(objects, this.target);
-      const blocking =
-        phase === 'pending'
-          ? reportMachineSet(objects.mapi, withAutoscalers(facts, fleet)).blocking
-          : [];
+      const blocking = reports.get(name)?.blocking ?? [];
       this.blocking.set(name, blocking);
       const progress = progressOf(objects, this.target);
       this.rows.set(name, { ...progress, outcome: phase === 'done' ? 'already' : 'not-started' });
@@ -190,6 +206,19 @@ class Run {
       if (stop) return this.finish(stop);
     }
     return this.finish(undefined);
+  }
+
+  /**
+   * Towards Cluster API, the Secret each mirror boots its machines from must be in the Cluster API
+   * namespace, as `check` says; one that cannot be read is said once and holds nothing.
+   */
+  private async checkBootstrapSecrets(reports: Map<string, MachineSetReport>): Promise<void> {
+    if (this.target !== 'ClusterAPI') return;
+    const names = bootstrapSecretsToRead([...reports.values()]);
+    if (names.length === 0) return;
+    const secrets = await this.client.missingSecrets(this.flags.capiNamespace, names);
+    for (const note of bootstrapSecretNotes(secrets)) this.progress(`${note}\n`);
+    for (const [name, report] of reports) reports.set(name, withBootstrapSecret(report, secrets));
   }
 
   /** Said once: when the ClusterOperator's Degraded condition cannot be part of the checks. */

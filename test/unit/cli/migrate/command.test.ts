@@ -71,8 +71,16 @@ function simulatedCluster(
       return Promise.resolve(structuredClone(lists[key]!) as T[]);
     },
   };
+  /** The bootstrap Secrets the Cluster API namespace lacks, or why they cannot be read. */
+  const secrets: { missing: Set<string>; notRead?: string } = { missing: new Set() };
   const client: MigrateClient = {
     infrastructure: () => Promise.resolve(INFRASTRUCTURE),
+    missingSecrets: (namespace) =>
+      Promise.resolve(
+        secrets.notRead !== undefined
+          ? { namespace, notRead: secrets.notRead }
+          : { namespace, missing: secrets.missing },
+      ),
     operator: () => Promise.resolve(operator),
     setAuthority(_namespace, name, _rv, target) {
       patches.push(`${name}=${target}`);
@@ -80,7 +88,7 @@ function simulatedCluster(
       return Promise.resolve();
     },
   };
-  return { fleet, patches, reader, client, reads: () => reads };
+  return { fleet, patches, reader, client, secrets, reads: () => reads };
 }
 
 function io(cluster: ReturnType<typeof simulatedCluster>, signal?: AbortSignal) {
@@ -170,6 +178,27 @@ describe('migrate command (against a simulated controller)', () => {
     ).to.equal(0);
     expect(cluster.patches).to.deep.equal(['a=ClusterAPI']);
     expect(skipping.captured.out).to.include('1 migrated, 0 already on ClusterAPI, 1 skipped');
+  });
+
+  it('towards ClusterAPI, a MachineSet whose bootstrap Secret Cluster API lacks is blocked, naming how to copy it', async () => {
+    const cluster = simulatedCluster([machineSet('a')]);
+    cluster.secrets.missing.add('worker-user-data');
+    const { io: streams, captured } = io(cluster);
+    expect(await runMigrate(['--all', '--to', 'ClusterAPI'], streams)).to.equal(1);
+    expect(cluster.patches).to.deep.equal([]);
+    expect(captured.err).to.include(
+      'blocking: (migration gate) spec.template.spec.providerSpec.value.userDataSecret.name: names the Secret worker-user-data, which does not exist in openshift-cluster-api',
+    );
+    expect(captured.err).to.include('oc get secret worker-user-data -n openshift-machine-api');
+
+    // unreadable (no permission): said, and nothing held
+    cluster.secrets.notRead = 'cannot get secrets in openshift-cluster-api: forbidden';
+    const unread = io(cluster);
+    expect(await runMigrate(['--all', '--to', 'ClusterAPI'], unread.io)).to.equal(0);
+    expect(unread.captured.out).to.include(
+      'bootstrap Secrets in openshift-cluster-api not checked: cannot get secrets',
+    );
+    expect(cluster.patches).to.deep.equal(['a=ClusterAPI']);
   });
 
   it('a MachineSet a MachineAutoscaler scales is blocked, naming it and the way out', async () => {
