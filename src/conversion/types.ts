@@ -63,6 +63,11 @@ export interface PlatformConverter {
   };
   /** MAPI → CAPI: the providerSpec as the machine template's spec. */
   convert(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;
+  /**
+   * What a MachineSet's providerSpec must say before it migrates to Cluster API, where the
+   * machines Cluster API creates would otherwise differ from Machine API's (none when empty).
+   */
+  migrationBlockers?(providerSpec: unknown, context: ConversionContext): FieldError[];
   /** CAPI → MAPI: the machine template's spec as a providerSpec (with kind and apiVersion). */
   toMapi?(
     this: void,

@@ -7,14 +7,16 @@ import omit from 'lodash/omit.js';
 import set from 'lodash/set.js';
 import unset from 'lodash/unset.js';
 import type { MapiMachineSet } from '../api/types.js';
+import { migrationBlockers } from '../conversion/machine-set/to-capi.js';
 import { pausedMirrorSpec } from '../sync/machine-set/forward.js';
 import type { Observed } from '../sync/machine-set/observed.js';
 import { reverseMirror } from '../sync/machine-set/reverse.js';
+import { formatFieldErrors } from '../sync/report.js';
 import { specDiffers } from '../sync/same-machines.js';
 import { patchSpec, type Step } from '../sync/steps.js';
 import { planHandshake } from './handshake.js';
 import { machinesGate, planMachinesFollow } from './machines.js';
-import type { Authority } from './status.js';
+import { MigrationReason, type Authority, type MigrationState } from './status.js';
 import type { Subject } from './subject.js';
 
 /**
@@ -38,7 +40,7 @@ function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
     // A MachineSet's template is reconciled by no one and needs no pause.
     companions: [],
     now: o.now,
-    gate: (from, to) => machinesGate(o, from, to),
+    gate: (from, to) => providerSpecGate(o, mapi, to) ?? machinesGate(o, from, to),
     follow: (to, direction) => planMachinesFollow(o, mapi, to, direction),
     beforeTakeover: (from, to) =>
       (to === 'MachineAPI' ? restoreTemplateAuthority(mapi, from) : undefined) ??
@@ -102,6 +104,26 @@ function scaledOnly(o: Observed, mapi: MapiMachineSet, from: Authority): boolean
 }
 
 const TEMPLATE_AUTHORITY = 'template.spec.authoritativeAPI';
+
+/**
+ * What the providerSpec must say before Cluster API creates this MachineSet's machines, as the
+ * platform tells (GCP: the Infrastructure's resource tags, which Machine API binds by itself).
+ */
+function providerSpecGate(
+  o: Observed,
+  mapi: MapiMachineSet,
+  to: Authority,
+): MigrationState | undefined {
+  const { converter, infrastructure } = o;
+  if (to !== 'ClusterAPI' || !converter || !infrastructure) return undefined;
+  const errors = migrationBlockers(mapi, converter, infrastructure);
+  if (errors.length === 0) return undefined;
+  return {
+    status: 'True',
+    reason: MigrationReason.ProviderSpecIncomplete,
+    message: `Migration from MachineAPI to ClusterAPI is waiting: ${formatFieldErrors(errors)}. It starts by itself once the MachineSet says it; set spec.authoritativeAPI back to MachineAPI to withdraw the request.`,
+  };
+}
 
 /** Machines this MachineSet creates were Cluster API's while it mirrored Cluster API. */
 function restoreTemplateAuthority(mapi: MapiMachineSet, from: Authority): Step | undefined {

@@ -34,6 +34,7 @@ export { MIGRATION_CONDITION };
 export const MigrationReason = {
   WaitingForSynchronization: 'WaitingForSynchronization',
   MachinesNotMirrored: 'MachinesNotMirrored',
+  ProviderSpecIncomplete: 'ProviderSpecIncomplete',
   WaitingForPause: 'WaitingForPause',
   WaitingForProvider: 'WaitingForProvider',
   WaitingForClusterAPIMachineSet: 'WaitingForClusterAPIMachineSet',

@@ -17,6 +17,7 @@ import {
 import { eventually } from '../support/eventually.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { AWS_MACHINES } from '../support/machines.js';
+import { gcpFixture } from '../support/fixtures/gcp.js';
 
 /** What `oc get -o yaml` of an object keeps once the server-set fields are dropped, renamed. */
 function copyOf(object: MapiMachineSet, name: string): MapiMachineSet {
@@ -271,6 +272,81 @@ describe('the cluster’s tags on what Cluster API creates, next to Cluster API 
       expect(mapi.spec.replicas, 'mirrored').to.equal(1);
       const value = mapi.spec.template!.spec!.providerSpec!.value as { tags?: unknown };
       expect(value.tags).to.deep.equal([{ name: 'team', value: 'ops' }]);
+    });
+  });
+});
+
+describe('the cluster’s labels and tags on GCP, next to Cluster API and CAPG’s webhooks', function () {
+  this.timeout(180_000);
+  const LABELS = [{ key: 'cost-center', value: 'c42' }];
+  const TAGS = [{ parentID: '123456789012', key: 'env', value: 'prod' }];
+
+  before(() =>
+    setInfrastructure({
+      ...gcpFixture.infrastructure,
+      platformStatus: {
+        type: 'GCP',
+        gcp: {
+          ...gcpFixture.infrastructure.platformStatus!.gcp,
+          resourceLabels: LABELS,
+          resourceTags: TAGS,
+        },
+      },
+    }),
+  );
+  after(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
+
+  it('the template carries the labels; the migration waits until the MachineSet lists the resource tags', async () => {
+    const c = await startTestController();
+    await createCapiCluster(c.capiNamespace);
+    const api = adminObjects();
+    const at = { ...MAPI, namespace: c.mapiNamespace, name: 'gcp-worker' };
+    await createMachineSet(c.mapiNamespace, gcpFixture.machineSet('gcp-worker', c.mapiNamespace));
+    await eventually(async () => {
+      const mirror = await api.get<CapiMachineSet>({
+        ...CAPI,
+        namespace: c.capiNamespace,
+        name: 'gcp-worker',
+      });
+      const name = mirror.spec.template.spec.infrastructureRef.name;
+      const { group, version, plural } = gcpFixture.templates;
+      const template = await api.get<MachineTemplate>({
+        group,
+        version,
+        plural,
+        namespace: c.capiNamespace,
+        name,
+      });
+      expect(template.spec.template.spec.additionalLabels).to.deep.equal({
+        'cost-center': 'c42',
+        [`kubernetes-io-cluster-${gcpFixture.infrastructure.infrastructureName}`]: 'owned',
+      });
+    });
+
+    await api.patch(at, { type: 'merge', body: { spec: { authoritativeAPI: 'ClusterAPI' } } });
+    await eventually(async () => {
+      const mapi = await api.get<MapiMachineSet>(at);
+      const migration = mapi.status?.conditions?.find((c) => c.type === 'MigrationProgressing');
+      expect(mapi.status?.authoritativeAPI).to.equal('MachineAPI');
+      expect(migration).to.include({ status: 'True', reason: 'ProviderSpecIncomplete' });
+      expect(migration?.message).to.include(
+        'spec.template.spec.providerSpec.value.resourceManagerTags: lacks the Infrastructure',
+      );
+    });
+
+    await api.patch(at, {
+      type: 'json',
+      operations: [
+        {
+          op: 'add',
+          path: '/spec/template/spec/providerSpec/value/resourceManagerTags',
+          value: TAGS,
+        },
+      ],
+    });
+    await eventually(async () => {
+      const mapi = await api.get<MapiMachineSet>(at);
+      expect(mapi.status?.authoritativeAPI, JSON.stringify(mapi.status)).to.equal('ClusterAPI');
     });
   });
 });

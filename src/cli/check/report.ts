@@ -6,7 +6,7 @@ import type {
   MachineAutoscaler,
   MapiMachineSet,
 } from '../../api/types.js';
-import { convertMachineSet } from '../../conversion/machine-set/to-capi.js';
+import { convertMachineSet, migrationBlockers } from '../../conversion/machine-set/to-capi.js';
 import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
 import { describeValue } from '../../conversion/common/field-reader.js';
 import { shorten } from '../../conversion/common/quote.js';
@@ -118,7 +118,13 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
     infrastructure,
     converter,
   });
-  const blocking = [...(back.ok ? [] : back.errors.map(at('reverse'))), ...gate(!back.ok)];
+  const blocking = [
+    ...(back.ok ? [] : back.errors.map(at('reverse'))),
+    ...gate(!back.ok),
+    ...(onMachineApi(mapi) ? migrationBlockers(mapi, converter, infrastructure) : []).map(
+      at('migration'),
+    ),
+  ];
   return {
     ...withPlatform,
     canMirror: true,
@@ -156,6 +162,10 @@ function notMirrored(
   blocking: Problem[],
 ): MachineSetReport {
   return { ...base, canMirror: false, canMigrate: false, blocking, warnings: [], capiObjects: [] };
+}
+
+function onMachineApi(mapi: MapiMachineSet): boolean {
+  return (mapi.status?.authoritativeAPI ?? 'MachineAPI') === 'MachineAPI';
 }
 
 function isFieldError(value: unknown): value is FieldError {

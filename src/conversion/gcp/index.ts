@@ -5,6 +5,7 @@ import { GCP_PLATFORM, convertGcpProviderSpec } from './to-capi.js';
 import type { PlatformConverter } from '../types.js';
 import { gcpMachineIdentity } from './machine-identity.js';
 import { gcpTemplateToMapi } from './to-mapi.js';
+import { missingClusterResourceTags } from './tags.js';
 
 export const gcpConverter: PlatformConverter = {
   ...GCP_PLATFORM,
@@ -17,4 +18,5 @@ export const gcpConverter: PlatformConverter = {
     identity: gcpMachineIdentity,
   },
   toMapi: gcpTemplateToMapi,
+  migrationBlockers: missingClusterResourceTags,
 };

@@ -4,6 +4,7 @@
 // rules are checked here to name the MAPI field instead of failing the template write later.
 import type { Infrastructure } from '../../api/types.js';
 import { tagMap, type ClusterTags } from '../common/cluster-tags.js';
+import type { ConversionContext, FieldError } from '../types.js';
 import { describeValue, isJsonObject, type ObjectReader } from '../common/field-reader.js';
 import { quote, shorten } from '../common/quote.js';
 
@@ -203,45 +204,29 @@ export function gcpClusterLabels(infrastructure: Infrastructure): ClusterTags {
 }
 
 /**
- * The Infrastructure's resource manager tags, which Machine API's GCP provider binds to every
- * instance and CAPG does not, joined to the providerSpec's (which win on the same parent and key).
- * Reported when together they exceed what Cluster API accepts.
+ * The Infrastructure's resource manager tags the providerSpec does not list. Machine API's GCP
+ * provider binds them to every instance it creates, CAPG binds only the template's, and a
+ * GCPMachine's are immutable (so they cannot be merged into the mirrors, as labels are): the
+ * providerSpec must list them before Cluster API creates its machines.
  */
-export function withClusterResourceTags(
-  own: ResourceManagerTag[] | undefined,
-  infrastructure: Infrastructure,
-  spec: ObjectReader,
-): ResourceManagerTag[] | undefined {
-  const identity = (t: ResourceManagerTag) => `${t.parentID}/${t.key}`;
-  const mine = new Set((own ?? []).map(identity));
-  const cluster = (infrastructure.status?.platformStatus?.gcp?.resourceTags ?? []).filter(
-    (t) => !mine.has(identity(t)),
+export function missingClusterResourceTags(
+  providerSpec: unknown,
+  context: ConversionContext,
+): FieldError[] {
+  const cluster = context.infrastructure.status?.platformStatus?.gcp?.resourceTags ?? [];
+  const listed = isJsonObject(providerSpec) ? providerSpec.resourceManagerTags : undefined;
+  const own = new Set(
+    (Array.isArray(listed) ? listed : [])
+      .filter(isJsonObject)
+      .map((t) => `${String(t.parentID)}/${String(t.key)}`),
   );
-  const merged = [
-    ...(own ?? []),
-    ...cluster.map(({ parentID, key, value }) => ({ parentID, key, value })),
+  const missing = cluster.filter((t) => !own.has(`${t.parentID}/${t.key}`));
+  if (missing.length === 0) return [];
+  const named = missing.map((t) => `${t.parentID}/${t.key}=${t.value}`).join(', ');
+  return [
+    {
+      path: `${context.path}.resourceManagerTags`,
+      message: `lacks the Infrastructure's resource tags ${named} (status.platformStatus.gcp.resourceTags), which Machine API binds to every instance it creates and Cluster API does not; add them here (Machine API's machines are bound to them either way), then migrate.`,
+    },
   ];
-  if (
-    merged.length > MAX_RESOURCE_MANAGER_TAGS &&
-    (own?.length ?? 0) <= MAX_RESOURCE_MANAGER_TAGS
-  ) {
-    spec.report.error(
-      spec.pathOf('resourceManagerTags'),
-      `has ${merged.length} tags with the Infrastructure's status.platformStatus.gcp.resourceTags, which every instance is bound to, but Cluster API accepts at most ${MAX_RESOURCE_MANAGER_TAGS}; remove some tags.`,
-    );
-  }
-  return merged.length > 0 ? merged : undefined;
-}
-
-/** A template's resource manager tags without the Infrastructure's, which Machine API binds itself. */
-export function withoutClusterResourceTags(
-  tags: ResourceManagerTag[] | undefined,
-  infrastructure: Infrastructure,
-): ResourceManagerTag[] | undefined {
-  const cluster = infrastructure.status?.platformStatus?.gcp?.resourceTags ?? [];
-  const own = (tags ?? []).filter(
-    (t) =>
-      !cluster.some((c) => c.parentID === t.parentID && c.key === t.key && c.value === t.value),
-  );
-  return own.length > 0 ? own : undefined;
 }

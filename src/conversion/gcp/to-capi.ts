@@ -11,7 +11,6 @@ import {
   convertResourceManagerTags,
   gcpClusterLabels,
   readStringMap,
-  withClusterResourceTags,
 } from './tags.js';
 import { withClusterTags } from '../common/cluster-tags.js';
 import {
@@ -77,11 +76,7 @@ export function convertGcpProviderSpec(
   const serviceAccounts = convertServiceAccounts(spec, report);
   const additionalMetadata = convertMetadataItems(spec);
   const networkTags = spec.strings('tags');
-  const resourceManagerTags = withClusterResourceTags(
-    convertResourceManagerTags(spec),
-    context.infrastructure,
-    spec,
-  );
+  const resourceManagerTags = convertResourceManagerTags(spec);
   const ipForwarding = convertCanIPForward(spec);
   const scheduling = convertScheduling(spec, { instanceType, zone: location.zone }, report);
   spec.finish();

@@ -21,7 +21,6 @@ import {
   convertResourceManagerTags,
   gcpClusterLabels,
   readStringMap,
-  withoutClusterResourceTags,
 } from './tags.js';
 import { withoutClusterTagMap } from '../common/cluster-tags.js';
 import { rejectWithoutEquivalent } from './template-errors.js';
@@ -73,10 +72,7 @@ export function gcpTemplateToMapi(
       'user data into that secret and remove this metadata item.',
   });
   const tags = spec.strings('additionalNetworkTags');
-  const resourceManagerTags = withoutClusterResourceTags(
-    convertResourceManagerTags(spec, { toMachineApi: true }),
-    context.infrastructure,
-  );
+  const resourceManagerTags = convertResourceManagerTags(spec, { toMachineApi: true });
   // The CRD defaults ipForwarding to Enabled, and CAPG forwards unless it is Disabled.
   const canIPForward = spec.enumeration('ipForwarding', ['Enabled', 'Disabled']) !== 'Disabled';
   rejectWithoutEquivalent(spec, 'providerID', 'names the VM of one machine');

@@ -34,7 +34,7 @@ import {
 import { capiMachineSpec, type CapiMachineSpec } from '../common/machine-spec.js';
 import { checkMirrorName, convertProviderSpec, isPlatformProviderSpec } from '../common/mirror.js';
 import { nameList, quote, quoteList } from '../common/quote.js';
-import type { Conversion, PlatformConverter, ProviderConversion } from '../types.js';
+import type { Conversion, FieldError, PlatformConverter, ProviderConversion } from '../types.js';
 
 export interface MirrorInput {
   mapi: MapiMachineSet;
@@ -334,4 +334,22 @@ function checkProviderConversion(provider: ProviderConversion, report: Conversio
       `sets the zone, which becomes the Cluster API failure domain, to ${quote(failureDomain)}, but Cluster API accepts a failure domain of at most ${MAX_FAILURE_DOMAIN} characters; correct the zone.`,
     );
   }
+}
+
+/**
+ * What the platform needs a MachineSet's providerSpec to say before Cluster API creates its
+ * machines (none when it says it all).
+ */
+export function migrationBlockers(
+  mapi: MapiMachineSet,
+  converter: PlatformConverter,
+  infrastructure: Infrastructure,
+): FieldError[] {
+  return (
+    converter.migrationBlockers?.(mapi.spec?.template?.spec?.providerSpec?.value, {
+      infrastructure,
+      path: PROVIDER_SPEC_PATH,
+      controlPlane: false,
+    }) ?? []
+  );
 }

@@ -185,6 +185,31 @@ describe('a MachineSet migration with its Machines', () => {
     expectAllOn(world, fleet, 'ClusterAPI');
   });
 
+  it('the gate holds while the platform needs the providerSpec to say more, names it, and proceeds once it does', () => {
+    const { world, fleet } = fleetWorld(['m1']);
+    let blockers = [
+      {
+        path: 'spec.template.spec.providerSpec.value.resourceManagerTags',
+        message: 'lacks the tag env; add it here, then migrate.',
+      },
+    ];
+    world.converter = { ...world.converter!, migrationBlockers: () => blockers };
+    wish(world, 'ClusterAPI');
+    world.converge();
+    expect(world.mapi?.status?.authoritativeAPI).to.equal('MachineAPI');
+    expect(migration(world.mapi)).to.include({
+      status: 'True',
+      reason: MigrationReason.ProviderSpecIncomplete,
+    });
+    expect(migration(world.mapi)?.message).to.include(
+      'spec.template.spec.providerSpec.value.resourceManagerTags: lacks the tag env',
+    );
+    blockers = [];
+    world.othersAct();
+    world.converge(60);
+    expectAllOn(world, fleet, 'ClusterAPI');
+  });
+
   it('the gate names a Machine behind its generation, at most five Machines, and ignores Machines being deleted', () => {
     const names = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'gone'];
     const { world, fleet } = fleetWorld(names);

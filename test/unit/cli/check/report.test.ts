@@ -78,6 +78,34 @@ describe('check: the report of one MachineSet', () => {
     });
   }
 
+  it('holds a GCP MachineSet on MachineAPI whose providerSpec lacks the Infrastructure’s resource tags', () => {
+    const gcp = corpus.find((c) => c.platform === 'GCP')!;
+    const infrastructure = structuredClone(gcp.infrastructure);
+    infrastructure.status!.platformStatus!.gcp = {
+      ...infrastructure.status!.platformStatus!.gcp,
+      resourceTags: [{ parentID: '123456789012', key: 'env', value: 'prod' }],
+    };
+    const facts: CheckFacts = {
+      capiNamespace: 'capi',
+      fromCluster: true,
+      platform: 'GCP',
+      infrastructure,
+    };
+    const report = reportMachineSet(observed(gcp.good()), facts);
+    expect(report.canMirror).to.equal(true);
+    expect(report.canMigrate).to.equal(false);
+    expect(report.blocking.map((p) => [p.stage, p.path])).to.deep.equal([
+      ['migration', `${PROVIDER_SPEC_PATH}.resourceManagerTags`],
+    ]);
+    // on Cluster API already, there is nothing to hold
+    const migrated = observed(gcp.good());
+    migrated.status!.authoritativeAPI = 'ClusterAPI';
+    migrated.spec.authoritativeAPI = 'ClusterAPI';
+    expect(
+      reportMachineSet(migrated, facts).blocking.filter((p) => p.path.endsWith('Tags')),
+    ).to.deep.equal([]);
+  });
+
   it('keeps the warnings of lossy conversions, once each', () => {
     const report = reportMachineSet(aws.good(), OFFLINE);
     expect(report.warnings).to.have.length(1);

@@ -17,15 +17,13 @@ const INFRASTRUCTURE: Infrastructure = {
     infrastructureName: CLUSTER,
     platformStatus: {
       type: 'GCP',
-      gcp: { region: REGION, projectID: PROJECT, resourceLabels: [], resourceTags: [] },
+      gcp: { region: REGION, projectID: PROJECT, resourceLabels: [] },
     },
   },
 };
-/** What every instance of the cluster carries; no generated label or tag has these values. */
+/** What every instance of the cluster carries; no generated label has these values. */
 const RESOURCE_LABELS = [{ key: 'cost-center', value: 'cc-4242-7' }];
-const RESOURCE_TAGS = [{ parentID: '123456789012', key: 'env', value: 'cluster wide' }];
 INFRASTRUCTURE.status!.platformStatus!.gcp!.resourceLabels = RESOURCE_LABELS;
-INFRASTRUCTURE.status!.platformStatus!.gcp!.resourceTags = RESOURCE_TAGS;
 const OWNED = { [`kubernetes-io-cluster-${CLUSTER}`]: 'owned' };
 const MAPI_PATH = 'spec.template.spec.providerSpec.value';
 const TEMPLATE_PATH = 'spec.template.spec';
@@ -133,20 +131,14 @@ function normaliseMapi(spec: Json, controlPlane: boolean, withCurrent: boolean):
  * 0, no false publicIP or preemptible, no Standard provisioning model, no empty values.
  */
 function normaliseTemplate(spec: Json): Json {
-  const tags = (spec.resourceManagerTags as { parentID: string; key: string }[] | undefined) ?? [];
-  const own = new Set(tags.map((t) => `${t.parentID}/${t.key}`));
   return withoutEmpty({
     ...spec,
-    // The cluster's labels and tags join the template's own (ownership wins, own tags win).
+    // The cluster's labels join the template's own (ownership wins over all).
     additionalLabels: {
       ...Object.fromEntries(RESOURCE_LABELS.map(({ key, value }) => [key, value])),
       ...(spec.additionalLabels as Json | undefined),
       ...OWNED,
     },
-    resourceManagerTags: [
-      ...tags,
-      ...RESOURCE_TAGS.filter((t) => !own.has(`${t.parentID}/${t.key}`)),
-    ],
     rootDeviceSize: spec.rootDeviceSize === 0 ? undefined : spec.rootDeviceSize,
     rootDeviceType: spec.rootDeviceType ?? 'pd-standard',
     additionalDisks: (spec.additionalDisks as Json[] | undefined)?.map((disk) => ({

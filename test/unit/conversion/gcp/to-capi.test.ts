@@ -150,20 +150,18 @@ describe('gcpConverter', () => {
       resourceManagerTags: [{ parentID: '123456789012', key: 'tier', value: 'silver' }],
     };
 
-    it('join the providerSpec’s, which win on the same key; the ownership label wins over all', () => {
+    it('labels join the providerSpec’s, which win on the same key; the ownership label wins over all', () => {
       const { value } = expectOk(convert(specWith(own), { infrastructure: tagged() }));
       expect(value.templateSpec.additionalLabels).to.deep.equal({
         'cost-center': 'c42',
         team: 'ops',
         [`kubernetes-io-cluster-${CLUSTER}`]: 'owned',
       });
-      expect(value.templateSpec.resourceManagerTags).to.deep.equal([
-        { parentID: '123456789012', key: 'tier', value: 'silver' },
-        { parentID: '123456789012', key: 'env', value: 'prod' },
-      ]);
+      // immutable in a GCPMachine, so never merged: the migration waits for them instead
+      expect(value.templateSpec.resourceManagerTags).to.deep.equal(own.resourceManagerTags);
     });
 
-    it('leave the reverse conversion: Machine API adds them by itself', () => {
+    it('labels leave the reverse conversion: Machine API adds them by itself', () => {
       const infra = tagged();
       const { value } = expectOk(convert(specWith(own), { infrastructure: infra }));
       const back = gcpConverter.toMapi?.(value.templateSpec, {
@@ -173,31 +171,35 @@ describe('gcpConverter', () => {
         controlPlane: false,
       });
       expect(back?.ok, JSON.stringify(back)).to.equal(true);
-      const providerSpec = (back as { value: Record<string, unknown> }).value;
-      expect(providerSpec.labels).to.deep.equal({ team: 'ops' });
-      expect(providerSpec.resourceManagerTags).to.deep.equal(own.resourceManagerTags);
+      expect((back as { value: Record<string, unknown> }).value.labels).to.deep.equal({
+        team: 'ops',
+      });
     });
 
-    it('count towards the 50 resource manager tags Cluster API accepts', () => {
-      const infra = tagged();
-      infra.status!.platformStatus!.gcp!.resourceTags = Array.from({ length: 25 }, (_, i) => ({
-        parentID: '123456789012',
-        key: `cluster-${i}`,
-        value: 'v',
-      }));
-      const spec = specWith({
-        resourceManagerTags: Array.from({ length: 26 }, (_, i) => ({
-          parentID: '123456789012',
-          key: `own-${i}`,
-          value: 'v',
-        })),
-      });
-      expectFieldErrors(expectErrors(convert(spec, { infrastructure: infra })), [
+    it('resource tags the providerSpec does not list hold the migration, named with the way out', () => {
+      const blockers = (spec: unknown) =>
+        gcpConverter.migrationBlockers?.(spec, {
+          infrastructure: tagged(),
+          path: PATH,
+          controlPlane: false,
+        });
+      expectFieldErrors(blockers(specWith(own))!, [
         [
           `${PATH}.resourceManagerTags`,
-          /51 tags with the Infrastructure's .*resourceTags.*at most 50/,
+          /^lacks the Infrastructure's resource tags 123456789012\/env=prod \(status\.platformStatus\.gcp\.resourceTags\), .*add them here/,
         ],
       ]);
+      const listed = specWith({
+        resourceManagerTags: [
+          { parentID: '123456789012', key: 'env', value: 'prod' },
+          { parentID: '123456789012', key: 'tier', value: 'silver' },
+        ],
+      });
+      expect(blockers(listed)).to.deep.equal([]);
+      expect(
+        gcpConverter.migrationBlockers?.(minimalSpec(), context()),
+        'an Infrastructure without resource tags',
+      ).to.deep.equal([]);
     });
   });
 
