@@ -15,11 +15,11 @@ import {
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
 } from '../kube/resources.js';
-import { planMigration } from '../migration/plan.js';
+import { planMachineSetMigration } from '../migration/plan.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
 import type { Observed } from '../sync/machine-set/observed.js';
-import { planNext } from '../sync/machine-set/plan.js';
+import { planMachineSet } from '../sync/machine-set/plan.js';
 import { Reason } from '../sync/conditions.js';
 import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
@@ -174,8 +174,8 @@ export const MACHINE_SET_MIRROR: MirrorKind<Observed, ReconcilerCaches, MachineT
       },
     };
   },
-  handshake: planMigration,
-  sync: planNext,
+  handshake: planMachineSetMigration,
+  sync: planMachineSet,
   writes: (caches) => [
     { resource: MAPI_MACHINE_SET, cache: caches.mapiMachineSets },
     { resource: CAPI_MACHINE_SET, cache: caches.capiMachineSets },

@@ -24,7 +24,7 @@ import type { Subject } from './subject.js';
  * (no migration wanted, or waiting with the reason already on the object). A write may be
  * to one of its MAPI Machines (handing it over).
  */
-export function planMigration(o: Observed): Step | undefined {
+export function planMachineSetMigration(o: Observed): Step | undefined {
   const { mapi } = o;
   if (!mapi) return undefined;
   return planHandshake(machineSetSubject(o, mapi));

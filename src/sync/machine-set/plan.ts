@@ -1,6 +1,6 @@
 // Decides the next write for one MachineSet from what was observed. Pure.
 //
-// The reconciler calls `planNext` in a loop: observe, plan one step, execute
+// The reconciler calls `planMachineSet` in a loop: observe, plan one step, execute
 // it, observe again, until the plan says `done`. One step at a time keeps each
 // decision simple and makes every intermediate state (a crash between two
 // steps) one that the next reconcile knows how to finish.
@@ -15,7 +15,7 @@ import { planReverseSync } from './reverse.js';
 export type { EventSpec, Step } from '../steps.js';
 export { formatFieldErrors } from '../report.js';
 
-export function planNext(o: Observed): Step {
+export function planMachineSet(o: Observed): Step {
   const { mapi } = o;
   if (!mapi) return planWithoutMapi(o);
   return (

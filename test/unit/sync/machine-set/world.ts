@@ -11,9 +11,9 @@ import type {
   MapiMachineSet,
 } from '../../../../src/api/types.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
-import { planMigration } from '../../../../src/migration/plan.js';
+import { planMachineSetMigration } from '../../../../src/migration/plan.js';
 import type { Observed } from '../../../../src/sync/machine-set/observed.js';
-import { planNext, type Step } from '../../../../src/sync/machine-set/plan.js';
+import { planMachineSet, type Step } from '../../../../src/sync/machine-set/plan.js';
 import isEqual from 'lodash/isEqual.js';
 import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../../src/model/markers.js';
 import { pointsAt } from '../../../../src/sync/machine-set/templates.js';
@@ -193,7 +193,9 @@ export class World {
 
   plan(): Step {
     const observed = this.observe();
-    return (this.migration ? planMigration(observed) : undefined) ?? planNext(observed);
+    return (
+      (this.migration ? planMachineSetMigration(observed) : undefined) ?? planMachineSet(observed)
+    );
   }
 
   /** Runs the plan to completion; returns the steps taken. Throws if it does not settle. */
