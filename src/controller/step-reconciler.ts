@@ -376,8 +376,10 @@ export class StepReconciler<O extends ObservedBase> {
     try {
       await this.write(step, observed, run.writer);
       // Status mirrors follow their source several times while a machine comes up: at info they
-      // would drown (and cost more than) the writes that change what a machine is.
-      const level = step.kind === 'patch' && step.subresource === 'status' ? 'debug' : 'info';
+      // would drown (and cost more than) the writes that change what a machine is. Authority
+      // moving (entering and leaving Migrating) is one of those.
+      const quiet = step.kind === 'patch' && step.subresource === 'status' && !step.notable;
+      const level = quiet ? 'debug' : 'info';
       log[level](step.note, { kind: step.object.kind, name: step.object.metadata.name });
     } catch (err) {
       if (isRace(step, err)) throw err;

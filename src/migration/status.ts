@@ -116,6 +116,7 @@ export function conditionWrite(
   return {
     ...patchStatus(mapi, status, note ?? `reporting ${MIGRATION_CONDITION}=${state?.status}`),
     events,
+    ...(fields.authoritativeAPI === 'Migrating' ? { notable: true as const } : {}),
   };
 }
 
@@ -163,5 +164,6 @@ export function finalStatus(
       `leaving Migrating: ${to} is authoritative`,
     ),
     events: [event],
+    notable: true,
   };
 }

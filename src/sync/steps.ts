@@ -26,6 +26,8 @@ export type Step =
       failure?: SyncReason;
       /** Events recorded on the MAPI object (MachineSet or Machine) once the write succeeded. */
       events?: EventSpec[];
+      /** A status write an administrator follows in the log (authority moving): logged at info. */
+      notable?: true;
     });
 
 export type WriteStep = Exclude<Step, { kind: 'done' }>;

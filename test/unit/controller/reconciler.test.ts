@@ -153,6 +153,20 @@ describe('reconciler', () => {
     expect(logged('debug').join('\n')).to.match(/status/i);
   });
 
+  it('logs authority moving at info: entering Migrating is a status write an administrator follows', async () => {
+    const { reconciler, logs, caches } = setUp();
+    expect(await reconciler.reconcile('worker-a')).to.deep.equal({});
+    const mapi = structuredClone(caches.mapiMachineSets.get(`${MAPI_NS}/worker-a`)!);
+    mapi.spec.authoritativeAPI = 'ClusterAPI';
+    mapi.metadata.generation = (mapi.metadata.generation ?? 1) + 1;
+    caches.mapiMachineSets.upsert(mapi);
+    await reconciler.reconcile('worker-a');
+    const logged = (level: string) =>
+      logs.filter((l) => l.level === level && l.meta?.kind).map((l) => l.message);
+    expect(logged('info')).to.include('entering Migrating (MachineAPI → ClusterAPI)');
+    expect(logged('info').filter((m) => m.startsWith('reporting'))).to.deep.equal([]);
+  });
+
   it('records events best effort: an Event the API server refuses never fails the write it follows', async () => {
     const { reconciler, writer, caches, events, logs } = setUp(mapiMachineSet(), () =>
       Promise.reject(new ApiError(403, 'events is forbidden')),

@@ -290,6 +290,17 @@ describe('migration handshake', () => {
     });
   });
 
+  it('marks the writes that move authority, and only those, for the log at info', () => {
+    const world = synchronizedWorld();
+    wish(world, 'ClusterAPI');
+    const steps = world.converge(60);
+    const notable = steps.filter((s) => 'notable' in s && s.notable).map((s) => s.note);
+    expect(notable).to.deep.equal([
+      'entering Migrating (MachineAPI → ClusterAPI)',
+      'leaving Migrating: ClusterAPI is authoritative',
+    ]);
+  });
+
   it('switched off, it writes nothing for a changed spec.authoritativeAPI', () => {
     const world = synchronizedWorld();
     world.migration = false;
