@@ -90,10 +90,10 @@ export function planMachinesFollow(
   direction: Direction,
 ): Step | undefined {
   const { mapi: machines, capi: capiMachines } = liveMachines(o);
-  const unmirrored = capiMachines.filter(
-    (c) => !machines.some((m) => m.metadata.name === c.metadata.name),
-  );
-  if (to === 'MachineAPI' && unmirrored.length > 0) {
+  const mirrored = new Set(machines.map((m) => m.metadata.name));
+  const unmirrored =
+    to === 'MachineAPI' ? capiMachines.filter((c) => !mirrored.has(c.metadata.name)) : [];
+  if (unmirrored.length > 0) {
     const state: MigrationState = {
       status: 'True',
       reason: MigrationReason.WaitingForMachines,

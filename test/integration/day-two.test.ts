@@ -1,7 +1,7 @@
 // What administrators do every day, next to the real neighbours, with the controller as its
 // ServiceAccount: each operation ends with nothing lost and nothing stuck.
 import { expect } from 'chai';
-import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
+import type { MachineTemplate, MapiMachineSet } from '../../src/api/types.js';
 import { SOURCE_ANNOTATION } from '../../src/model/markers.js';
 import { adminObjects } from '../support/cluster.js';
 import {
@@ -17,6 +17,7 @@ import {
 import { eventually } from '../support/eventually.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import { AWS_MACHINES } from '../support/machines.js';
+import { mirrorTemplate } from '../support/machine-sets.js';
 import { gcpFixture } from '../support/fixtures/gcp.js';
 
 /** What `oc get -o yaml` of an object keeps once the server-set fields are dropped, renamed. */
@@ -222,17 +223,7 @@ describe('the cluster’s tags on what Cluster API creates, next to Cluster API 
     await createMachineSet(c.mapiNamespace, set);
     const wanted = { 'cost-center': '4242', team: 'ops' };
     await eventually(async () => {
-      const mirror = await api.get<CapiMachineSet>({
-        ...CAPI,
-        namespace: c.capiNamespace,
-        name: 'tagged',
-      });
-      const name = mirror.spec.template.spec.infrastructureRef.name;
-      const template = await api.get<MachineTemplate>({
-        ...AWS_TEMPLATES,
-        namespace: c.capiNamespace,
-        name,
-      });
+      const template = await mirrorTemplate(c, 'tagged', AWS_TEMPLATES);
       expect(template.spec.template.spec.additionalTags).to.deep.equal(wanted);
     });
 
@@ -303,20 +294,7 @@ describe('the cluster’s labels and tags on GCP, next to Cluster API and CAPG�
     const at = { ...MAPI, namespace: c.mapiNamespace, name: 'gcp-worker' };
     await createMachineSet(c.mapiNamespace, gcpFixture.machineSet('gcp-worker', c.mapiNamespace));
     await eventually(async () => {
-      const mirror = await api.get<CapiMachineSet>({
-        ...CAPI,
-        namespace: c.capiNamespace,
-        name: 'gcp-worker',
-      });
-      const name = mirror.spec.template.spec.infrastructureRef.name;
-      const { group, version, plural } = gcpFixture.templates;
-      const template = await api.get<MachineTemplate>({
-        group,
-        version,
-        plural,
-        namespace: c.capiNamespace,
-        name,
-      });
+      const template = await mirrorTemplate(c, 'gcp-worker', gcpFixture.templates);
       expect(template.spec.template.spec.additionalLabels).to.deep.equal({
         'cost-center': 'c42',
         [`kubernetes-io-cluster-${gcpFixture.infrastructure.infrastructureName}`]: 'owned',

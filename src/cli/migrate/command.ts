@@ -158,17 +158,20 @@ class Run {
     const facts = clusterFacts(await this.client.infrastructure(), {
       capiNamespace: this.flags.capiNamespace,
     });
+    const read = selected.map((name) => {
+      const objects = objectsOf(fleet, name)!;
+      return { name, objects, phase: phaseOf(objects, this.target) };
+    });
     const reports = new Map(
-      selected.flatMap((name) => {
-        const objects = objectsOf(fleet, name)!;
-        if (phaseOf(objects, this.target) !== 'pending') return [];
-        return [[name, reportMachineSet(objects.mapi, withAutoscalers(facts, fleet))] as const];
-      }),
+      read
+        .filter(({ phase }) => phase === 'pending')
+        .map(({ name, objects }) => [
+          name,
+          reportMachineSet(objects.mapi, withAutoscalers(facts, fleet)),
+        ]),
     );
     await this.checkBootstrapSecrets(reports);
-    const candidates = selected.map((name) => {
-      const objects = objectsOf(fleet, name)!;
-      const phase = phaseOf(objects, this.target);
+    const candidates = read.map(({ name, objects, phase }) => {
       const blocking = reports.get(name)?.blocking ?? [];
       this.blocking.set(name, blocking);
       const progress = progressOf(objects, this.target);
