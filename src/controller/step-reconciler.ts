@@ -17,7 +17,7 @@ import type { ObjectWriter } from '../kube/writer.js';
 import type { Logger } from '../logging.js';
 import { CAPI_GROUP, MAPI_GROUP } from '../model/api-groups.js';
 import { stableHash } from '../model/naming.js';
-import type { SyncReason } from '../sync/conditions.js';
+import { Reason, type SyncReason } from '../sync/conditions.js';
 import { reportFailure, type ReportingObject } from '../sync/report.js';
 import type { Step, WriteStep } from '../sync/steps.js';
 
@@ -157,12 +157,6 @@ function isRace(step: WriteStep, err: unknown): boolean {
     step.kind === 'patch' && step.patch.type === 'json' && isUnappliedJsonPatch(err);
   return isConflict(err) || isNotFound(err) || failedTest;
 }
-
-/**
- * How a Synchronized=False message about a write that failed for now (not refused for good) ends:
- * the controller retries it by itself.
- */
-export const RETRYING = 'Retrying with backoff.';
 
 /**
  * A write refused for good is tried again when something it was computed from changes, and
@@ -438,15 +432,16 @@ export class StepReconciler<O extends ObservedBase> {
     permanent: boolean,
   ): WriteStep | undefined {
     const target = observed && this.parts.reportedOn(observed);
-    const reason =
+    const failed =
       step.failure ?? (permanent ? refusalReason(step, this.parts.refusalReasons) : undefined);
-    if (!observed || !reason || !target || target.metadata.deletionTimestamp) return undefined;
+    if (!observed || !failed || !target || target.metadata.deletionTimestamp) return undefined;
     const namespace = step.object.metadata.namespace ?? observed.capiNamespace;
     const what = `${step.object.kind} ${namespace}/${step.object.metadata.name}`;
     const message = permanent
       ? `The API server refused ${step.note} (${what}): ${description}. Fix the ${target.kind} (or what refuses it); the write is tried again when something changes, and otherwise within 5 minutes.`
-      : `Failed ${step.note} (${what}): ${description}. ${RETRYING}`;
-    const report = reportFailure(target, observed.now, reason, message, 'already reported');
+      : `Failed ${step.note} (${what}): ${description}. Retrying with backoff.`;
+    const reason = permanent ? failed : Reason.Retrying;
+    const report = reportFailure(target, observed.now, reason, message, 'already reported', failed);
     return report.kind === 'done' ? undefined : report;
   }
 

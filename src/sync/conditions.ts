@@ -2,7 +2,14 @@
 import type { MapiCondition } from '../api/types.js';
 import { MIGRATION_CONDITION, RECONCILING, SYNCHRONIZED } from '../model/markers.js';
 
-/** Reason identifiers, compatible with OpenShift's own sync controller. */
+/**
+ * A write failed for now (a timeout, a 5xx, an admission plugin that could not decide): the
+ * controller retries it with backoff by itself, and nobody has to act. The Warning event keeps the
+ * reason of the write that failed.
+ */
+const RETRYING_REASON = 'Retrying';
+
+/** Reason identifiers, compatible with OpenShift's own sync controller (but for Retrying). */
 export const Reason = {
   Synchronized: 'ResourceSynchronized',
   ConversionFailed: 'FailedToConvertMAPIMachineSetToCAPI',
@@ -13,6 +20,7 @@ export const Reason = {
   TemplateUpdateFailed: 'FailedToUpdateCAPIInfraMachineTemplate',
   MapiUpdateFailed: 'FailedToUpdateMAPIMachineSet',
   AuthorityChanged: 'AuthoritativeAPIChanged',
+  Retrying: RETRYING_REASON,
 } as const;
 export type Reason = (typeof Reason)[keyof typeof Reason];
 
@@ -27,6 +35,7 @@ export const MachineReason = {
   InfraMachineUpdateFailed: 'FailedToUpdateCAPIInfraMachine',
   MapiUpdateFailed: 'FailedToUpdateMAPIMachine',
   AuthorityChanged: 'AuthoritativeAPIChanged',
+  Retrying: RETRYING_REASON,
 } as const;
 export type MachineReason = (typeof MachineReason)[keyof typeof MachineReason];
 
@@ -54,6 +63,11 @@ export function boundedState<T extends { message: string }>(state: T): T {
   if (state.message.length <= MAX_CONDITION_MESSAGE) return state;
   const cut = `… (${state.message.length} characters in all)`;
   return { ...state, message: state.message.slice(0, MAX_CONDITION_MESSAGE - cut.length) + cut };
+}
+
+/** True when the condition says the controller retries a failed write by itself. */
+export function retriedByItself(condition: MapiCondition | undefined): boolean {
+  return condition?.status === 'False' && condition.reason === RETRYING_REASON;
 }
 
 export function findSynchronized(

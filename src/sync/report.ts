@@ -87,15 +87,19 @@ export function reportState(
   };
 }
 
-/** Synchronized=False with a Warning event, written once per distinct message. */
+/**
+ * Synchronized=False with a Warning event, written once per distinct message. The event's reason
+ * is `eventReason` when given (the write that failed, where the condition says `Retrying`).
+ */
 export function reportFailure(
   mapi: ReportingObject,
   now: string,
   reason: SyncReason,
   message: string,
   note: string,
+  eventReason: SyncReason = reason,
 ): Step {
   const state = boundedState<SyncState>({ status: 'False', reason, message });
-  const event: EventSpec = { type: 'Warning', reason, message: state.message };
+  const event: EventSpec = { type: 'Warning', reason: eventReason, message: state.message };
   return reportState(mapi, now, state, undefined, [event]) ?? done(note);
 }

@@ -42,6 +42,7 @@ import {
   startTestController,
 } from '../support/controller.js';
 import { eventually } from '../support/eventually.js';
+import { namespaceEvents } from '../support/events.js';
 import { createAs, mergePatchAs, refusal, refusedOnceInEffect } from '../support/requests.js';
 import { objectsFor } from '../support/kube-client.js';
 import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
@@ -988,9 +989,17 @@ describe('admission policies', function () {
     const at = { ...MAPI, namespace: ctrl.mapiNamespace, name };
     await api.create(at, awsMachineSet(name, ctrl.mapiNamespace, { replicas: 0 }));
     const failed = await synchronizedWhen(at, 'False');
-    expect(failed.condition.reason).to.equal('FailedToCreateCAPIMachineSet');
+    // the admission plugin could not decide: a failure for now, which the controller retries
+    expect(failed.condition.reason).to.equal('Retrying');
     expect(failed.condition.message).to.contain(`ValidatingAdmissionPolicy '${broken}'`);
     expect(failed.condition.message).to.contain('Retrying with backoff.');
+    const events = await eventually(async () => {
+      const { items } = await namespaceEvents(ctrl.mapiNamespace);
+      const reasons = items.filter((e) => e.involvedObject.name === name).map((e) => e.reason);
+      expect(reasons).to.include('FailedToCreateCAPIMachineSet');
+      return reasons;
+    });
+    expect(events).to.not.include('Retrying');
 
     // mended: no parameter kind; nothing about the MachineSet changes
     await api.replace(

@@ -9,9 +9,8 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../../api/types.js';
-import { RETRYING } from '../../controller/step-reconciler.js';
 import { oneLine } from '../../kube/errors.js';
-import { findSynchronized, Reason } from '../../sync/conditions.js';
+import { findSynchronized, Reason, retriedByItself } from '../../sync/conditions.js';
 import { authorityOf, machineSetOf, stepOf, synchronizedOf } from '../plugin/rows.js';
 import type { Authority } from './flags.js';
 
@@ -162,7 +161,7 @@ export function progressOf(objects: MachineSetObjects, target: Authority): Progr
 /** A Synchronized=False that the controller does not retry by itself: something must change. */
 function stuck(object: Mirrored): string | undefined {
   const condition = findSynchronized(object.status?.conditions);
-  if (condition?.status !== 'False' || condition.message?.endsWith(RETRYING)) return undefined;
+  if (condition?.status !== 'False' || retriedByItself(condition)) return undefined;
   return `Synchronized=False, reason ${condition.reason ?? 'none'}: ${oneLine(condition.message ?? '', 600)}`;
 }
 
