@@ -103,7 +103,7 @@ type DurationFlag =
 const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** "137s", "500ms", "2m" → milliseconds. */
-export function parseDuration(flag: string, value: string): number {
+function parseDuration(flag: string, value: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
   if (!match)
     throw new UsageError(`--${flag} must be a duration like 26s or 500ms, got "${value}"`);
@@ -128,6 +128,7 @@ function flags(isTerminal: boolean) {
     'leader-elect': { type: 'boolean', default: false },
     'leader-elect-namespace': { type: 'string' },
     'leader-elect-id': { type: 'string', default: 'mapi-capi-sync-leader' },
+    // OpenShift's values for a highly available control plane
     'leader-elect-lease-duration': { type: 'string', default: '137s' },
     'leader-elect-renew-deadline': { type: 'string', default: '107s' },
     'leader-elect-retry-period': { type: 'string', default: '26s' },

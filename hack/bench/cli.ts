@@ -43,10 +43,10 @@ export class BenchUsageError extends Error {}
  * Enough writes in flight to keep the API server busy on two cores (see docs/benchmarks.md):
  * the floor is then what the API server can take, not how patient the script is.
  */
-export const DEFAULT_FLOOR_CONCURRENCY = 32;
+const DEFAULT_FLOOR_CONCURRENCY = 32;
 
 /** Machines of the MachineSet the machines scenario migrates: a large MachineSet's share. */
-export const DEFAULT_MIGRATE = 50;
+const DEFAULT_MIGRATE = 50;
 
 export const BENCH_USAGE = `usage: npm run bench [-- --machinesets N] [--workers W] [--floor-concurrency C] [--phases initial,rotation,idle,restart] [--out RESULTS.json]
        npm run bench -- --scenario machines [--machinesets N] [--machines M] [--workers W] [--migrate K]
@@ -80,7 +80,7 @@ function positiveInteger(flag: string, value: string | undefined, fallback: numb
   return Number(value);
 }
 
-export function parsePhases(value: string | undefined): Phase[] {
+function parsePhases(value: string | undefined): Phase[] {
   if (value === undefined) return [...PHASES];
   const named = value.split(',').map((p) => p.trim());
   const unknown = named.filter((p) => !(PHASES as readonly string[]).includes(p));

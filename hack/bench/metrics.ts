@@ -3,7 +3,7 @@
 // of reconciles. Pure.
 
 /** The verbs of `apiserver_request_total` that change something. */
-export const WRITE_VERBS = ['POST', 'PUT', 'PATCH', 'APPLY', 'DELETE', 'DELETECOLLECTION'] as const;
+const WRITE_VERBS = ['POST', 'PUT', 'PATCH', 'APPLY', 'DELETE', 'DELETECOLLECTION'] as const;
 
 /**
  * Writes the API server makes to itself and not on anyone's behalf that matters here: its own

@@ -67,7 +67,7 @@ const ROWS: Row[] = [
 ];
 
 /** On two cores the API server is the limit: what each write cost it (reads and watches included). */
-export function apiServerMsPerWrite(phase: PhaseResult): number | undefined {
+function apiServerMsPerWrite(phase: PhaseResult): number | undefined {
   const writes = Object.values(phase.writes).reduce((sum, n) => sum + n, 0);
   if (phase.apiServerCpuSeconds === undefined || writes === 0) return undefined;
   return (phase.apiServerCpuSeconds * 1000) / writes;

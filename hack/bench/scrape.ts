@@ -4,7 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { parseWriteCounts, type WriteCounts } from './metrics.js';
 
 /** The text of the API server's /metrics. */
-export async function scrapeApiServer(kubeConfig: KubeConfig): Promise<string> {
+async function scrapeApiServer(kubeConfig: KubeConfig): Promise<string> {
   const cluster = kubeConfig.getCurrentCluster();
   const token = kubeConfig.getCurrentUser()?.token;
   if (!cluster || !token) throw new Error('the admin kubeconfig has no cluster or no token');

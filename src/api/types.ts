@@ -1,7 +1,7 @@
 // The shapes of the Kubernetes objects this controller reads and writes,
 // narrowed to the fields it uses. Unknown fields are preserved as they come.
 
-export interface ObjectMeta {
+interface ObjectMeta {
   name: string;
   namespace?: string;
   uid?: string;
@@ -49,12 +49,12 @@ export interface MapiCondition {
   lastTransitionTime: string;
 }
 
-export interface LifecycleHook {
+interface LifecycleHook {
   name: string;
   owner: string;
 }
 
-export interface Taint {
+interface Taint {
   key: string;
   value?: string;
   effect: string;
@@ -106,7 +106,7 @@ export interface CapiCondition {
   observedGeneration?: number;
 }
 
-export interface ContractVersionedObjectReference {
+interface ContractVersionedObjectReference {
   apiGroup: string;
   kind: string;
   name: string;

@@ -55,23 +55,20 @@ export interface Sources {
 }
 
 /** An informer (or a family of them) feeding a map from its events to a controller's objects. */
-export interface Watch {
+interface Watch {
   /** `enqueue` gets each name an event wakes, and the writer when the change is our own write. */
   attach(enqueue: (name: string, writer: string | undefined) => void): void;
 }
 
 /** Every event of `source` enqueues the names `map` gives. */
-export function watch<T>(
-  source: { on(handler: InformerHandler<T>): unknown },
-  map: MapFunc<T>,
-): Watch {
+function watch<T>(source: { on(handler: InformerHandler<T>): unknown }, map: MapFunc<T>): Watch {
   return {
     attach: (enqueue) => void source.on((e) => map(e).forEach((name) => enqueue(name, e.writer))),
   };
 }
 
 /** Every event of an informer of the family enqueues the names the map of its kind gives. */
-export function watchKinds<T extends KubeObject>(
+function watchKinds<T extends KubeObject>(
   source: KindInformers<T>,
   mapFor: (kind: string) => MapFunc<T>,
 ): Watch {

@@ -37,7 +37,7 @@ export interface MirrorReconcilerOptions<C extends ClusterCaches> extends StepRe
 }
 
 /** What every observation starts from: the subject, the cluster's facts, the time. */
-export type ObservedContext = SyncObserved;
+type ObservedContext = SyncObserved;
 
 /** What the plans of every kind read of their subject: the MAPI object and its CAPI mirror. */
 export interface MirrorObserved extends ObservedContext {
@@ -49,7 +49,7 @@ export interface MirrorObserved extends ObservedContext {
 export type ObservedSides<O extends MirrorObserved> = ObservedContext & Pick<O, 'mapi' | 'mirror'>;
 
 /** The platform's infrastructure objects of a kind: their type and their cache. */
-export interface InfrastructureObjects<I extends KubeObject> {
+interface InfrastructureObjects<I extends KubeObject> {
   type: { apiVersion: string; kind: string; plural: string };
   cache: ObjectCache<I> | undefined;
 }

@@ -30,7 +30,7 @@ import {
 } from './mirror-reconciler.js';
 import type { ObjectCache, StepReconciler } from './step-reconciler.js';
 
-export type { ObjectCache, ReconcileResult } from './step-reconciler.js';
+export type { ObjectCache } from './step-reconciler.js';
 
 export interface ReconcilerCaches extends ClusterCaches {
   mapiMachineSets: ObjectCache<MapiMachineSet>;
@@ -142,7 +142,7 @@ function machinesOf<T extends KubeObject>(
 }
 
 /** The objects whose controller (owner reference with controller: true) has this uid. */
-export function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefined): T[] {
+function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefined): T[] {
   if (!uid) return [];
   return objects.filter((o) =>
     o.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid),

@@ -55,7 +55,7 @@ export interface StepReconcilerOptions {
   clock?: Clock;
 }
 
-export interface WriteFailure {
+interface WriteFailure {
   resource: Resource;
   verb: WriteStep['kind'];
   subresource?: string;

@@ -110,7 +110,7 @@ function readBySet(machine: KubeObject & { spec?: object; status?: object }) {
  * of them changed (machine-api-operator rewrites a Machine's status every 20 s for nothing of
  * that).
  */
-export function machineSetToWake(
+function machineSetToWake(
   before: KubeObject | undefined,
   after: KubeObject | undefined,
   groupPrefix: string,

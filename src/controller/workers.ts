@@ -9,7 +9,7 @@ import type { Logger } from '../logging.js';
 import type { WorkerProgress } from '../observability/progress.js';
 import type { WorkQueue } from './workqueue.js';
 
-export type ProcessResult =
+type ProcessResult =
   | void
   /** Done; optionally look again after this long. Resets the key's backoff. */
   | { requeueAfterMs?: number; retry?: false }
@@ -24,7 +24,7 @@ export type WorkerQueue = Pick<
 >;
 
 /** Requeues of a key from which a failure is logged as an error rather than a warning. */
-export const ERROR_AFTER_REQUEUES = 5;
+const ERROR_AFTER_REQUEUES = 5;
 
 export interface RunWorkersOptions {
   /** Told when keys are taken and finished, for the liveness probe. */

@@ -21,8 +21,8 @@ export interface WorkQueueOptions {
   maxDelayMs?: number;
 }
 
-export const DEFAULT_BASE_DELAY_MS = 5;
-export const DEFAULT_MAX_DELAY_MS = 5 * 60 * 1000;
+const DEFAULT_BASE_DELAY_MS = 5;
+const DEFAULT_MAX_DELAY_MS = 5 * 60 * 1000;
 
 export class WorkQueue {
   private readonly clock: Clock;

@@ -6,7 +6,7 @@ import { stableHash } from '../model/naming.js';
 import { isConflict } from './errors.js';
 import type { KubeClient } from './http-client.js';
 
-export interface EventToRecord {
+interface EventToRecord {
   type: 'Normal' | 'Warning';
   reason: string;
   message: string;

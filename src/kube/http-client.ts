@@ -25,10 +25,10 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const IDLE_SOCKET_TIMEOUT_MS = 60_000;
 
 /** client-go's default: a request answered with Retry-After is sent again at most 10 times. */
-export const DEFAULT_MAX_RETRIES = 10;
+const DEFAULT_MAX_RETRIES = 10;
 
 /** The longest wait a Retry-After answer may impose on one retry (the server's ask is capped). */
-export const DEFAULT_MAX_RETRY_WAIT_MS = 10_000;
+const DEFAULT_MAX_RETRY_WAIT_MS = 10_000;
 
 /**
  * Methods whose repetition has the effect of one request (RFC 9110, 9.2.2): sent again when the
@@ -390,7 +390,7 @@ function delay(ms: number, signal: AbortSignal, aborted: () => Error): Promise<v
  * Settles like `promise` unless `signal` aborts first, then rejects with the signal's reason; a
  * failure after the abort (a request torn down by it) is reported as the abort, too.
  */
-export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   const reason = (): Error => toError(signal.reason ?? new Error('aborted'));
   if (signal.aborted) {
     promise.catch(() => undefined);

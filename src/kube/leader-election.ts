@@ -21,13 +21,6 @@ export interface LeaderElectionTimings {
   retryPeriodMs: number;
 }
 
-/** OpenShift's values for a highly available control plane. */
-export const OPENSHIFT_TIMINGS: LeaderElectionTimings = {
-  leaseDurationMs: 137_000,
-  renewDeadlineMs: 107_000,
-  retryPeriodMs: 26_000,
-};
-
 /** The lease calls the elector makes (named as client-node's CoordinationV1Api names them). */
 export interface LeaseApi {
   readNamespacedLease(param: { name: string; namespace: string }): Promise<V1Lease>;
@@ -40,7 +33,7 @@ export interface LeaseApi {
 }
 
 /** The lease API over our client, each request bounded by `timeoutMs`. */
-export function createLeaseApi(client: KubeClient, timeoutMs: number): LeaseApi {
+function createLeaseApi(client: KubeClient, timeoutMs: number): LeaseApi {
   const leases = (namespace: string) =>
     `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
   const lease = (namespace: string, name: string) =>

@@ -69,7 +69,7 @@ export const INFRASTRUCTURE: Resource = {
 /** The Infrastructure singleton's name. */
 export const INFRASTRUCTURE_NAME = 'cluster';
 
-export function apiVersionOf(resource: Resource): string {
+function apiVersionOf(resource: Resource): string {
   return resource.group ? `${resource.group}/${resource.version}` : resource.version;
 }
 

@@ -2,7 +2,7 @@
 // its own objects.
 
 /** The prefix of this controller's own labels and annotations (never mirrored to the other API). */
-export const SYNC_KEY_PREFIX = 'sync.machine.openshift.io/';
+const SYNC_KEY_PREFIX = 'sync.machine.openshift.io/';
 
 /** Whether a label or annotation key is this controller's own bookkeeping. */
 export const isOurKey = (key: string): boolean => key.startsWith(SYNC_KEY_PREFIX);

@@ -10,7 +10,7 @@ export const CONTROLLER_NAME = 'machineset-sync';
 /** The controllers, by the kind each reconciles: the `controller` label of the reconcile metrics. */
 export const CONTROLLER_NAMES = { MachineSet: CONTROLLER_NAME, Machine: 'machine-sync' } as const;
 export type ControllerName = (typeof CONTROLLER_NAMES)[keyof typeof CONTROLLER_NAMES];
-export const LEADER_ELECTION_NAME = 'mapi-capi-sync';
+const LEADER_ELECTION_NAME = 'mapi-capi-sync';
 
 /** controller-runtime's reconcile_time_seconds buckets. */
 const RECONCILE_BUCKETS = [
@@ -23,7 +23,7 @@ const RECONCILE_BUCKETS = [
  * about half a CPU second per minute when there is nothing to do. Once a second still catches the
  * stalls that matter to a controller (a long JSON parse, a sync loop over every object).
  */
-export const EVENT_LOOP_SAMPLE_MS = 1000;
+const EVENT_LOOP_SAMPLE_MS = 1000;
 /** client-go's workqueue buckets: 10 ns to 1000 s, ×10. */
 const QUEUE_BUCKETS = Array.from({ length: 12 }, (_, i) => 1e-8 * 10 ** i);
 

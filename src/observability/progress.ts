@@ -23,9 +23,6 @@ export interface ProgressTrackerOptions {
   clock?: Clock;
 }
 
-/** Default of --health-stall-threshold: far longer than a reconcile with its request timeouts. */
-export const DEFAULT_STALL_THRESHOLD_MS = 5 * 60_000;
-
 export class ProgressTracker implements WorkerProgress {
   private readonly clock: Clock;
   private readonly stallThresholdMs: number;

@@ -5,7 +5,7 @@ import type { MapiMachineSet } from '../api/types.js';
 import { MIGRATION_CONDITION } from '../model/markers.js';
 import { synchronizedAtGeneration } from '../sync/report.js';
 
-export const CLUSTER_OPERATOR_CONDITIONS = [
+const CLUSTER_OPERATOR_CONDITIONS = [
   'Available',
   'Progressing',
   'Degraded',
@@ -20,7 +20,7 @@ export interface OperatorCondition {
   lastTransitionTime: string;
 }
 
-export interface RelatedObject {
+interface RelatedObject {
   group: string;
   resource: string;
   namespace?: string;

@@ -56,7 +56,7 @@ export interface SyncState {
 const SEVERITY = { True: '', False: 'Error', Unknown: 'Info' } as const;
 
 /** Longest condition message: enough for a few field errors, never a whole providerSpec. */
-export const MAX_CONDITION_MESSAGE = 2048;
+const MAX_CONDITION_MESSAGE = 2048;
 
 /** The state with its message cut to MAX_CONDITION_MESSAGE characters. */
 export function boundedState<T extends { message: string }>(state: T): T {

@@ -41,7 +41,7 @@ export interface CapiMirror extends KubeObject {
 }
 
 /** How a kind words what keeps its forward sync from converting. */
-export interface ForwardMessages {
+interface ForwardMessages {
   /** The Infrastructure, or its status.infrastructureName, is missing. */
   infrastructureUnavailable(infrastructure: Infrastructure | undefined): string;
   /** What follows the supported platforms when the platform has no conversion. */

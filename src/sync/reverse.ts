@@ -20,7 +20,7 @@ import { statusChanges, type MirroredStatus } from './status-mirror.js';
 import { done, type EventSpec, type Step } from './steps.js';
 
 /** What the reverse conversion makes of the CAPI side, for the MAPI object. */
-export interface MapiFromClusterApi {
+interface MapiFromClusterApi {
   spec: unknown;
   labels: Record<string, string>;
   annotations: Record<string, string>;

@@ -23,7 +23,7 @@ export function sameMachines(
 }
 
 /** Removes `providerSpec.value` from a machine spec (in place) and returns it. */
-export function splitProviderSpec(machineSpec: unknown): unknown {
+function splitProviderSpec(machineSpec: unknown): unknown {
   const spec = machineSpec as { providerSpec?: { value?: unknown } } | undefined;
   const value = spec?.providerSpec?.value;
   if (spec?.providerSpec) delete spec.providerSpec.value;

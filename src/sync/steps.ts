@@ -10,7 +10,7 @@ export interface EventSpec {
   message: string;
 }
 
-export type Write =
+type Write =
   | { kind: 'create'; object: KubeObject }
   /** Replaces spec and metadata, conditional on the object's resourceVersion. */
   | { kind: 'update'; object: KubeObject }

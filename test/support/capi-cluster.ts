@@ -7,16 +7,16 @@ import { adminObjects, controlPlane } from './cluster.js';
 import { DEFAULT_INFRASTRUCTURE } from './controller.js';
 import { eventually } from './eventually.js';
 
-export const CAPI_CLUSTERS = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'clusters' };
-export const AWS_CLUSTERS = {
+const CAPI_CLUSTERS = { group: 'cluster.x-k8s.io', version: 'v1beta2', plural: 'clusters' };
+const AWS_CLUSTERS = {
   group: 'infrastructure.cluster.x-k8s.io',
   version: 'v1beta2',
   plural: 'awsclusters',
 };
 /** The finalizer Cluster API's Cluster reconciler puts on every Cluster it takes in hand. */
-export const CAPI_CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
+const CAPI_CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
 
-export interface InfrastructureRef {
+interface InfrastructureRef {
   apiGroup: string;
   kind: string;
   name: string;

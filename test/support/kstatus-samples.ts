@@ -80,7 +80,7 @@ export function isSynchronized(mapi: SampledObject, capiGeneration: number | und
 }
 
 /** One line per MAPI MachineSet sample: what kstatus reads it by and what it read. */
-export function describeMapiSample(s: Judged, capiGeneration: number | undefined): string {
+function describeMapiSample(s: Judged, capiGeneration: number | undefined): string {
   const status = mapiStatus(s.object);
   const condition = synchronized(s.object);
   return [

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** status.Compute's statuses, and Error for an object the checker could not read. */
-export type KstatusStatus =
+type KstatusStatus =
   'Current' | 'InProgress' | 'Failed' | 'Terminating' | 'NotFound' | 'Unknown' | 'Error';
 
 export interface KstatusResult {

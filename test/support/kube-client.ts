@@ -16,7 +16,7 @@ export function clientFor(kubeConfig: KubeConfig, options: KubeClientOptions = {
  * the objects the tests, the demo and the bench write never look written by the controller
  * (whose requests say mapi-capi-sync).
  */
-export const FIXTURES_USER_AGENT = 'test-fixtures';
+const FIXTURES_USER_AGENT = 'test-fixtures';
 
 /** Objects of any resource, as the user of `kubeConfig`. */
 export function objectsFor(kubeConfig: KubeConfig, options: KubeClientOptions = {}): ObjectClient {

@@ -1,7 +1,7 @@
 // A logger that keeps what it is told, for tests that check what is logged and at which level.
 import type { Logger, LogMeta } from '../../src/logging.js';
 
-export interface LogRecord {
+interface LogRecord {
   level: 'debug' | 'info' | 'warn' | 'error';
   message: string;
   meta?: LogMeta;

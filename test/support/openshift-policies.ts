@@ -15,7 +15,7 @@ import { installForTheTest } from './admission.js';
 import { rewriteManifests, type ManifestObject } from './manifests.js';
 
 /** The directory of the policies: default/ and aws/ inside it. */
-export const OPENSHIFT_POLICIES_DIR = resolve(
+const OPENSHIFT_POLICIES_DIR = resolve(
   process.env.OPENSHIFT_ADMISSION_POLICIES ??
     join(
       import.meta.dirname,

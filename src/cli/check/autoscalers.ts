@@ -8,7 +8,7 @@ import type { FieldError } from '../../conversion/types.js';
 const MACHINE_SET_GROUPS = ['machine.openshift.io', 'cluster.x-k8s.io'];
 
 /** Whether `autoscaler` names the MachineSet `name` (its MAPI or its CAPI side). */
-export function scalesMachineSet(autoscaler: MachineAutoscaler, name: string): boolean {
+function scalesMachineSet(autoscaler: MachineAutoscaler, name: string): boolean {
   const target = autoscaler.spec?.scaleTargetRef;
   if (target?.kind !== 'MachineSet' || target.name !== name) return false;
   return (

@@ -12,7 +12,7 @@ export type BootstrapSecrets =
 const PATH = 'spec.template.spec.providerSpec.value.userDataSecret.name';
 
 /** The Secret the mirror of a MachineSet boots its machines from, if it could be mirrored. */
-export function bootstrapSecretOf(report: MachineSetReport): string | undefined {
+function bootstrapSecretOf(report: MachineSetReport): string | undefined {
   const machineSet = report.capiObjects.find(isCapiMachineSet);
   return machineSet?.spec.template.spec.bootstrap?.dataSecretName;
 }

@@ -23,7 +23,7 @@ export interface CheckIo {
   env: NodeJS.ProcessEnv;
 }
 
-export const EXIT_BAD_INPUT = 2;
+const EXIT_BAD_INPUT = 2;
 
 type AutoscalersRead = ClusterRead['autoscalers'];
 

@@ -2,14 +2,14 @@
 import { parseArgs } from 'node:util';
 import { SUPPORTED_PLATFORMS } from '../../conversion/platforms.js';
 
-export const OUTPUT_FORMATS = ['table', 'yaml', 'json'] as const;
+const OUTPUT_FORMATS = ['table', 'yaml', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const DEFAULT_MAPI_NAMESPACE = 'openshift-machine-api';
-export const DEFAULT_CAPI_NAMESPACE = 'openshift-cluster-api';
+const DEFAULT_MAPI_NAMESPACE = 'openshift-machine-api';
+const DEFAULT_CAPI_NAMESPACE = 'openshift-cluster-api';
 
 /** Where the MachineSets come from: files (`-` is stdin), or a cluster. */
-export type CheckSource =
+type CheckSource =
   | { kind: 'files'; files: string[] }
   | { kind: 'cluster'; kubeconfig?: string; mapiNamespace: string };
 

@@ -39,7 +39,7 @@ const FILES_NOTE =
   'Read from files: the migration gate (Synchronized at the current generation) is checked only when reading a cluster.';
 
 /** One line per MachineSet, its blocking problems and warnings indented below, a summary. */
-export function renderTable(
+function renderTable(
   reports: MachineSetReport[],
   readFrom: ReadFrom,
   notes: readonly string[] = [],
@@ -73,7 +73,7 @@ export function renderTable(
 }
 
 /** e.g. "3 MachineSets: 2 can migrate, 1 cannot (1 cannot be mirrored)". */
-export function summaryLine({ machineSets, canMirror, canMigrate }: Summary): string {
+function summaryLine({ machineSets, canMirror, canMigrate }: Summary): string {
   const noun = machineSets === 1 ? 'MachineSet' : 'MachineSets';
   if (machineSets === 0) return `0 MachineSets`;
   const cannot = machineSets - canMigrate;

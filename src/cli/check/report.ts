@@ -16,7 +16,7 @@ import { autoscalerProblems } from './autoscalers.js';
 import { gateProblems } from './gate.js';
 
 /** What stops a MachineSet: its mirror, the conversion back, or the migration gate. */
-export type Stage = 'mirror' | 'reverse' | 'migration';
+type Stage = 'mirror' | 'reverse' | 'migration';
 
 export interface Problem extends FieldError {
   stage: Stage;

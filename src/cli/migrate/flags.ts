@@ -4,7 +4,7 @@ import { PLUGIN_NAME, PluginUsageError } from '../plugin/flags.js';
 import { parseSelector, type Selector } from './selector.js';
 
 export type Authority = 'MachineAPI' | 'ClusterAPI';
-export const AUTHORITIES: readonly Authority[] = ['ClusterAPI', 'MachineAPI'];
+const AUTHORITIES: readonly Authority[] = ['ClusterAPI', 'MachineAPI'];
 
 /** Which MachineSets the command is about. */
 export type Selection =
@@ -31,8 +31,8 @@ export interface MigrateFlags {
   context?: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 15 * 60_000;
-export const DEFAULT_CLUSTER_OPERATOR = 'mapi-capi-sync';
+const DEFAULT_TIMEOUT_MS = 15 * 60_000;
+const DEFAULT_CLUSTER_OPERATOR = 'mapi-capi-sync';
 
 export const MIGRATE_USAGE = `Migrates Machine API MachineSets (with their Machines) to Cluster API or back, in waves.
 
@@ -118,7 +118,7 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /** The other API: where a rollback goes. */
-export const opposite = (authority: Authority): Authority =>
+const opposite = (authority: Authority): Authority =>
   authority === 'ClusterAPI' ? 'MachineAPI' : 'ClusterAPI';
 
 /** Where this run moves MachineSets: --to, or with --rollback the other API. */
@@ -201,7 +201,7 @@ export function parseMigrateArgs(argv: string[]): MigrateFlags | 'help' {
 }
 
 /** A word as a POSIX shell reads it back: quoted only when it has to be. */
-export function shellQuote(word: string): string {
+function shellQuote(word: string): string {
   if (/^[\w@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }

@@ -8,7 +8,7 @@ import type { Plan, WaveStep } from './plan.js';
 import type { Progress } from './state.js';
 
 /** What became of a MachineSet in this run. */
-export type Outcome =
+type Outcome =
   | 'migrated' // arrived during this run
   | 'already' // on the target before the run
   | 'skipped' // cannot migrate (--skip-blocked)

@@ -1,6 +1,6 @@
 // Label selectors as kubectl takes them after -l, matched against an object's labels. Pure.
 
-export type Requirement =
+type Requirement =
   { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | 'absent' };
 
 export type Selector = Requirement[];

@@ -36,7 +36,7 @@ export interface MachineSetObjects {
 const CAPI_SET_LABEL = 'cluster.x-k8s.io/set-name';
 
 /** The CAPI MachineSet a CAPI Machine belongs to: its controller, else its set-name label. */
-export function capiMachineSetOf(machine: CapiMachine): string | undefined {
+function capiMachineSetOf(machine: CapiMachine): string | undefined {
   const owner = machine.metadata.ownerReferences?.find(
     (o) => o.controller && o.kind === 'MachineSet' && o.apiVersion.startsWith('cluster.x-k8s.io/'),
   );

@@ -21,7 +21,7 @@ import { machineRow, machineSetOf, machineSetRow } from './rows.js';
 import { machineSetTable, machineTable } from './table.js';
 import { CLEAR_SCREEN, REFRESH_MS, type PluginIO } from './io.js';
 
-export { CLEAR_SCREEN, REFRESH_MS, type PluginIO } from './io.js';
+export { type PluginIO } from './io.js';
 
 /** What one read of the cluster shows. */
 export interface View {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 export const PLUGIN_NAME = 'mapi-capi-sync';
 
-export type PluginCommand = 'status' | 'machines';
+type PluginCommand = 'status' | 'machines';
 
 export interface PluginFlags {
   command: PluginCommand;

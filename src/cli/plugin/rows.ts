@@ -85,7 +85,7 @@ export function synchronizedOf(mapi: MapiSubject): string {
  * The generation synchronizedGeneration is compared with: the authoritative side's (the CAPI
  * mirror's under Cluster API; while Migrating, the side the migration started from).
  */
-export function generationOf(mapi: MapiSubject, capi: CapiSubject | undefined): string {
+function generationOf(mapi: MapiSubject, capi: CapiSubject | undefined): string {
   const status = mapi.status;
   const authority =
     status?.authoritativeAPI === 'Migrating' ? status.synchronizedAPI : status?.authoritativeAPI;
@@ -109,7 +109,7 @@ function pausedReport(conditions: (MapiCondition | CapiCondition)[] | undefined)
  * not reported yet is added with a question mark (`CAPI,MAPI?`). Annotations are not read: they
  * say what was asked, not what the owner did.
  */
-export function pausedOf(mapi: MapiSubject, capi: CapiSubject | undefined): string {
+function pausedOf(mapi: MapiSubject, capi: CapiSubject | undefined): string {
   const sides: [string, PausedReport][] = [['MAPI', pausedReport(mapi.status?.conditions)]];
   if (capi) sides.push(['CAPI', pausedReport(capi.status?.conditions)]);
   const paused = sides.filter(([, report]) => report === 'paused').map(([side]) => side);
@@ -130,7 +130,7 @@ export function stepOf(mapi: MapiSubject): string {
 }
 
 /** One line: the migration's message while it runs, else Synchronized's unless it is True. */
-export function messageOf(mapi: MapiSubject): string {
+function messageOf(mapi: MapiSubject): string {
   const migration = findMigration(mapi.status?.conditions);
   const synchronized = findSynchronized(mapi.status?.conditions);
   const text =
@@ -171,7 +171,7 @@ export function machineSetRow(
 }
 
 /** The label machine-api-operator puts on the Machines of a MachineSet. */
-export const MACHINE_SET_LABEL = 'machine.openshift.io/cluster-api-machineset';
+const MACHINE_SET_LABEL = 'machine.openshift.io/cluster-api-machineset';
 
 /** The MAPI MachineSet a Machine belongs to: its controller, else its MachineSet label. */
 export function machineSetOf(machine: MapiMachine): string | undefined {

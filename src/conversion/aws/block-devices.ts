@@ -5,7 +5,7 @@ import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { readResourceReference } from './resource-reference.js';
 import { nameList } from '../common/quote.js';
 
-export interface CapaVolume {
+interface CapaVolume {
   deviceName?: string;
   size: number;
   type?: string;

@@ -3,7 +3,7 @@
 import type { ObjectReader } from '../common/field-reader.js';
 
 export const NETWORK_INTERFACE_TYPES = { ENA: 'interface', EFA: 'efa' } as const;
-export type MapiNetworkInterfaceType = keyof typeof NETWORK_INTERFACE_TYPES;
+type MapiNetworkInterfaceType = keyof typeof NETWORK_INTERFACE_TYPES;
 export const HTTP_TOKENS = { Required: 'required', Optional: 'optional' } as const;
 export type MapiAuthentication = keyof typeof HTTP_TOKENS;
 export const CONFIDENTIAL_COMPUTE = ['Disabled', 'AMDEncryptedVirtualizationNestedPaging'] as const;

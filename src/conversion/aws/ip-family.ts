@@ -7,7 +7,7 @@ import type { Infrastructure } from '../../api/types.js';
 import type { ConversionReport } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
 
-export const IP_FAMILIES = ['IPv4', 'DualStackIPv4Primary', 'DualStackIPv6Primary'] as const;
+const IP_FAMILIES = ['IPv4', 'DualStackIPv4Primary', 'DualStackIPv6Primary'] as const;
 export type IpFamily = (typeof IP_FAMILIES)[number];
 
 /** The template fields an IP family decides; undefined ones are left to CAPA and AWS. */
@@ -32,7 +32,7 @@ export const IP_FAMILY_FIELDS = [
   'privateDnsName',
 ] as const;
 
-export function infrastructureIpFamilyPath(infrastructure: Infrastructure): string {
+function infrastructureIpFamilyPath(infrastructure: Infrastructure): string {
   return `Infrastructure/${infrastructure.metadata.name || 'cluster'}.status.platformStatus.aws.ipFamily`;
 }
 

@@ -12,7 +12,7 @@ import { checkCredentialsSecretName } from '../common/provider-spec.js';
 import { quoteList } from '../common/quote.js';
 
 /** The only credentials secret CAPI can honour: the cluster identity reads this one. */
-export const DEFAULT_CREDENTIALS_SECRET = 'aws-cloud-credentials';
+const DEFAULT_CREDENTIALS_SECRET = 'aws-cloud-credentials';
 const LOAD_BALANCER_TYPES = ['classic', 'network'] as const;
 
 /**

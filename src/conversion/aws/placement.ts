@@ -5,7 +5,7 @@ import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { convertTags } from './tags.js';
 import { quote } from '../common/quote.js';
 
-export type CapaHostAffinity = 'default' | 'host';
+type CapaHostAffinity = 'default' | 'host';
 
 export interface ConvertedPlacement {
   failureDomain?: string;

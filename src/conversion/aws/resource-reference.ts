@@ -2,7 +2,7 @@
 // only id or filters (one of them). This reads the MAPI shape and converts what CAPA can hold.
 import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 
-export interface AwsFilter {
+interface AwsFilter {
   name: string;
   values: string[];
 }

@@ -37,7 +37,7 @@ interface DiskEncryptionSet {
   id: string;
 }
 
-export interface CapzOsDisk {
+interface CapzOsDisk {
   osType: string;
   diskSizeGB?: number;
   managedDisk?: {

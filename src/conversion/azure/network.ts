@@ -14,7 +14,7 @@ export interface AzureClusterFacts {
   networkResourceGroup?: string;
 }
 
-export interface CapzNetworkInterface {
+interface CapzNetworkInterface {
   subnetName?: string;
   /** Always explicit: CAPZ would otherwise decide from the VM size; Machine API means false. */
   acceleratedNetworking: boolean;

@@ -7,7 +7,7 @@ import type { MirroredKind } from './mirror.js';
 import type { MetadataMaps } from './object-metadata.js';
 import { quote } from './quote.js';
 
-export interface InfrastructureRefInput {
+interface InfrastructureRefInput {
   apiGroup?: string;
   kind?: string;
   name?: string;

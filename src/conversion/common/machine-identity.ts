@@ -3,7 +3,7 @@
 import { quote } from './quote.js';
 import type { Conversion } from '../types.js';
 
-export const PROVIDER_ID_PATH = 'spec.providerID';
+const PROVIDER_ID_PATH = 'spec.providerID';
 
 export interface ProviderIdFormat {
   /** Matches a providerID of the platform; its named groups are the parts `fields` reads. */

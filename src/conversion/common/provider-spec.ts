@@ -93,7 +93,7 @@ function dropMetadata(spec: ObjectReader, templateKind: string, report: Conversi
  * `userDataSecret` (or with an empty name), on the platforms it defaults: AWS, Azure, GCP and
  * PowerVS among those converted here.
  */
-export const DEFAULT_USER_DATA_SECRET = 'worker-user-data';
+const DEFAULT_USER_DATA_SECRET = 'worker-user-data';
 
 /**
  * The name of `userDataSecret` where it is a LocalObjectReference (name only), or the default

@@ -4,7 +4,7 @@
 /** How many characters of a user-supplied string a message quotes. */
 export const QUOTED_LENGTH = 100;
 /** How many items of a user-supplied list a message names. */
-export const LISTED_ITEMS = 5;
+const LISTED_ITEMS = 5;
 
 /** At most `QUOTED_LENGTH` characters of `value`, each passed through `escape`, and whether all. */
 function head(value: string, escape: (char: string) => string): { text: string; whole: boolean } {

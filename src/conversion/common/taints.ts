@@ -10,11 +10,11 @@ import { type ArrayItem, type ConversionReport, ObjectReader } from './field-rea
 import { quote } from './quote.js';
 import { labelKeyProblem, labelValueProblem } from '../../model/kube-names.js';
 
-export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
-export const ALWAYS = 'Always';
-export const ON_INITIALIZATION = 'OnInitialization';
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+const ALWAYS = 'Always';
+const ON_INITIALIZATION = 'OnInitialization';
 /** Cluster API's `maxItems` for a Machine's taints. */
-export const MAX_TAINTS = 64;
+const MAX_TAINTS = 64;
 
 export interface CapiTaint {
   key: string;

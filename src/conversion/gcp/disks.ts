@@ -8,13 +8,13 @@ import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { readStringMap } from './tags.js';
 import { quote, quoteList, shorten } from '../common/quote.js';
 
-export interface CapgEncryptionKey {
+interface CapgEncryptionKey {
   keyType: 'Managed';
   managedKey: { kmsKeyName: string };
   kmsKeyServiceAccount?: string;
 }
 
-export interface CapgAdditionalDisk {
+interface CapgAdditionalDisk {
   deviceType: string;
   size: number;
   encryptionKey?: CapgEncryptionKey;

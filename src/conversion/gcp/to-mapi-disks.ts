@@ -9,7 +9,7 @@ import type { ConversionReport, ObjectReader } from '../common/field-reader.js';
 import { quote } from '../common/quote.js';
 import { KEEP_ON_CLUSTER_API } from './template-errors.js';
 
-export interface MapiEncryptionKey {
+interface MapiEncryptionKey {
   kmsKey: { name: string; keyRing: string; projectID: string; location: string };
   kmsKeyServiceAccount?: string;
 }

@@ -11,7 +11,7 @@ import {
 } from '../common/mapi-machine-spec.js';
 import { type MetadataMaps, readMetadataMaps } from '../common/object-metadata.js';
 
-export interface ExpressionInput {
+interface ExpressionInput {
   key?: string;
   operator?: string;
   /** Absent values read as an empty list. */

@@ -30,7 +30,7 @@ const IGNORED_QUERY_FIELDS: Record<string, FieldKind> = {
   sortDir: 'string',
 };
 
-export function isUuid(value: string): boolean {
+function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 

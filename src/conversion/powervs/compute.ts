@@ -21,14 +21,14 @@ export const SYSTEM_TYPES = ['s922', 'e980', 's1022', 'e1050', 'e1080', 's1122']
 export const PROCESSOR_TYPES: readonly ProcessorType[] = ['Dedicated', 'Shared', 'Capped'];
 
 /** Machine API's defaults (the machine webhook's), which differ from CAPIBM's. */
-export const DEFAULT_SYSTEM_TYPE = 's922';
-export const DEFAULT_PROCESSOR_TYPE: ProcessorType = 'Shared';
-export const DEFAULT_DEDICATED_PROCESSORS = 1;
-export const DEFAULT_SHARED_PROCESSORS = '0.5';
-export const DEFAULT_MEMORY_GIB = 32;
+const DEFAULT_SYSTEM_TYPE = 's922';
+const DEFAULT_PROCESSOR_TYPE: ProcessorType = 'Shared';
+const DEFAULT_DEDICATED_PROCESSORS = 1;
+const DEFAULT_SHARED_PROCESSORS = '0.5';
+const DEFAULT_MEMORY_GIB = 32;
 
 /** CAPIBM's webhook rejects less. */
-export const MIN_PROCESSORS = 0.25;
+const MIN_PROCESSORS = 0.25;
 export const MIN_MEMORY_GIB = 2;
 export const MAX_INT32 = 2 ** 31 - 1;
 /** A plain unsigned decimal; Go's ParseFloat would also take forms like "1e3" or "Inf". */

@@ -16,10 +16,10 @@ import {
 } from './compute.js';
 
 /** CAPIBM's defaulting webhook's values for a template that leaves the size unset. */
-export const CAPIBM_DEFAULT_SYSTEM_TYPE = 's922';
-export const CAPIBM_DEFAULT_PROCESSOR_TYPE: ProcessorType = 'Shared';
-export const CAPIBM_DEFAULT_PROCESSORS = '0.25';
-export const CAPIBM_DEFAULT_MEMORY_GIB = 2;
+const CAPIBM_DEFAULT_SYSTEM_TYPE = 's922';
+const CAPIBM_DEFAULT_PROCESSOR_TYPE: ProcessorType = 'Shared';
+const CAPIBM_DEFAULT_PROCESSORS = '0.25';
+const CAPIBM_DEFAULT_MEMORY_GIB = 2;
 
 /** The size, or undefined once every problem is recorded. */
 export function computeToMapi(

@@ -15,7 +15,7 @@ import { planStatusMirror, type MirroredStatus } from '../status-mirror.js';
 import type { WriteStep } from '../steps.js';
 
 /** The condition types we write on a paused mirror. */
-export const MIRROR_CONDITION_TYPES = ['ScalingUp', 'ScalingDown', 'MachinesReady'] as const;
+type MirrorConditionType = 'ScalingUp' | 'ScalingDown' | 'MachinesReady';
 
 /** A label selector in the string form Kubernetes uses for the scale subresource. */
 export function selectorString(selector: LabelSelector): string {
@@ -33,7 +33,7 @@ export function selectorString(selector: LabelSelector): string {
 }
 
 function condition(
-  type: (typeof MIRROR_CONDITION_TYPES)[number],
+  type: MirrorConditionType,
   isTrue: boolean,
   reason: string,
   message: string,

@@ -12,9 +12,7 @@ import { MACHINE_SETS } from './kind.js';
 import type { Observed } from './observed.js';
 import { planReverseSync } from './reverse.js';
 
-export type { EventSpec, Step } from '../steps.js';
-export { formatFieldErrors } from '../report.js';
-
+export type { Step } from '../steps.js';
 export function planMachineSet(o: Observed): Step {
   const { mapi } = o;
   if (!mapi) return planWithoutMapi(o);

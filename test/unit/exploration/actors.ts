@@ -35,9 +35,9 @@ import {
   type State,
 } from './cluster.js';
 
-export const MAPI_NAMESPACE = 'openshift-machine-api';
+const MAPI_NAMESPACE = 'openshift-machine-api';
 /** CAPA's finalizer (cluster-api-provider-aws api/v1beta2/awsmachine_types.go MachineFinalizer). */
-export const AWS_MACHINE_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
+const AWS_MACHINE_FINALIZER = 'awsmachine.infrastructure.cluster.x-k8s.io';
 
 /** One step an actor can take from a state: its label says who and what. */
 export interface Move {
@@ -120,7 +120,7 @@ function asCaches(named: NamedCaches): Caches {
 }
 
 /** The planners' decisions, remembered across states (memo.ts). */
-export const decisions = new PlannerMemo<Step | undefined>();
+const decisions = new PlannerMemo<Step | undefined>();
 
 function planOptions(caches: Caches): PlanOptions<Caches> {
   return {
@@ -319,7 +319,7 @@ function freeMachineName(state: State, set: string): string {
   }
 }
 
-export const providerIdOf = (name: string) =>
+const providerIdOf = (name: string) =>
   `aws:///us-east-1a/i-${Buffer.from(name).toString('hex').padEnd(17, '0').slice(0, 17)}`;
 
 // --- Cluster API (internal/controllers/machineset/machineset_controller.go, machine/machine_controller.go)

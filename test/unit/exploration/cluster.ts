@@ -36,8 +36,7 @@ export const NOW = '2026-01-01T00:00:00.000Z';
 
 const groupOf = (object: KubeObject) => object.apiVersion.split('/')[0] ?? '';
 
-export const keyOf = (object: KubeObject) =>
-  `${groupOf(object)}/${object.kind}/${object.metadata.name}`;
+const keyOf = (object: KubeObject) => `${groupOf(object)}/${object.kind}/${object.metadata.name}`;
 
 export const isMapi = (object: KubeObject) => groupOf(object) === MAPI_GROUP;
 

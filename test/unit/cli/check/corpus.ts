@@ -54,7 +54,7 @@ export interface PlatformCorpus {
   badPaths: string[];
 }
 
-export const MISSPELLED_FIELD = 'instanceTypo';
+const MISSPELLED_FIELD = 'instanceTypo';
 
 export function platformCorpus(): PlatformCorpus[] {
   return platformMachineSets().map((p: PlatformMachineSet): PlatformCorpus => {

@@ -19,7 +19,7 @@ import {
 
 type Authority = 'MachineAPI' | 'ClusterAPI';
 
-export const AWS_CORPUS = platformCorpus().find((p) => p.platform === 'AWS')!;
+const AWS_CORPUS = platformCorpus().find((p) => p.platform === 'AWS')!;
 export const INFRASTRUCTURE = AWS_CORPUS.infrastructure;
 
 export interface SideState {
@@ -64,7 +64,7 @@ export function machineSet(
   };
 }
 
-export const mirror = (name: string): CapiMachineSet => capiMachineSet(name, { generation: 5 });
+const mirror = (name: string): CapiMachineSet => capiMachineSet(name, { generation: 5 });
 
 /** A MAPI Machine of `set` and its CAPI mirror, by default synchronized under Machine API. */
 export function machinePair(

@@ -83,7 +83,7 @@ export const ebs: fc.Arbitrary<Json> = fc
     return result;
   });
 
-export const blockDevices = fc
+const blockDevices = fc
   .record({
     root: fc.option(ebs, { nil: undefined }),
     others: fc.uniqueArray(
@@ -97,7 +97,7 @@ export const blockDevices = fc
   .map(({ root, others }) => [...(root ? [{ ebs: root }] : []), ...others])
   .filter((devices) => devices.length > 0);
 
-export const market = fc.oneof(
+const market = fc.oneof(
   fc.constant({}),
   fc.record({
     spotMarketOptions: fc.oneof(
@@ -116,7 +116,7 @@ export const market = fc.oneof(
   ),
 );
 
-export const placementGroup = fc.oneof(
+const placementGroup = fc.oneof(
   fc.constant({}),
   fc.record(
     { placementGroupName: word, placementGroupPartition: fc.integer({ min: 1, max: 7 }) },
@@ -125,7 +125,7 @@ export const placementGroup = fc.oneof(
 );
 
 /** `placement.tenancy` and `placement.host` (the zone and region are added by the spec). */
-export const tenancy = fc.oneof(
+const tenancy = fc.oneof(
   fc.constant({}),
   fc.record({ tenancy: fc.constantFrom('default', 'dedicated', 'host') }),
   fc.record({

@@ -6,7 +6,7 @@ import type { Conversion, ReverseContext } from '../../../../src/conversion/type
 export type Json = Record<string, unknown>;
 export const T = 'spec.template.spec';
 export const HOST_ID = 'h-0123456789abcdef0';
-export const DUAL_STACK_DNS = {
+const DUAL_STACK_DNS = {
   enableResourceNameDnsAAAARecord: true,
   enableResourceNameDnsARecord: true,
   hostnameType: 'resource-name',

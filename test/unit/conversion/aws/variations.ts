@@ -4,7 +4,7 @@ import fc from 'fast-check';
 
 type Json = Record<string, unknown>;
 
-export const VARIATIONS = [
+const VARIATIONS = [
   'legacyApiVersion',
   'noTypeMeta',
   'optionalAuthentication',

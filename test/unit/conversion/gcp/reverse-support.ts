@@ -5,13 +5,13 @@ import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
 import type { Conversion, ReverseContext } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors } from '../../../support/conversion.js';
 
-export const TEMPLATE_PATH = 'spec.template.spec';
+const TEMPLATE_PATH = 'spec.template.spec';
 export const CLUSTER = 'ci-ln-abc12';
 export const PROJECT = 'openshift-ci-project';
-export const REGION = 'us-central1';
+const REGION = 'us-central1';
 export const ZONE = 'us-central1-a';
-export const IMAGE = 'projects/rhcos-cloud/global/images/rhcos-9-6-20250523-0-gcp-x86-64';
-export const SERVICE_ACCOUNT = `${CLUSTER}-w@${PROJECT}.iam.gserviceaccount.com`;
+const IMAGE = 'projects/rhcos-cloud/global/images/rhcos-9-6-20250523-0-gcp-x86-64';
+const SERVICE_ACCOUNT = `${CLUSTER}-w@${PROJECT}.iam.gserviceaccount.com`;
 export const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 export const KMS_KEY_NAME = `projects/${PROJECT}/locations/global/keyRings/ring/cryptoKeys/disk-key`;
 
@@ -30,7 +30,7 @@ export function infrastructure(
   };
 }
 
-export function reverseContext(overrides: Partial<ReverseContext> = {}): ReverseContext {
+function reverseContext(overrides: Partial<ReverseContext> = {}): ReverseContext {
   return {
     infrastructure: infrastructure(),
     path: TEMPLATE_PATH,

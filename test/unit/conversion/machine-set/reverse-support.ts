@@ -19,12 +19,12 @@ import type {
 import { applyPatch, expectOk } from '../../../support/conversion.js';
 import { workerMachineSet } from '../../../support/fixtures/machine-set.js';
 
-export const CLUSTER = 'demo-abc12';
-export const CAPI_NAMESPACE = 'openshift-cluster-api';
+const CLUSTER = 'demo-abc12';
+const CAPI_NAMESPACE = 'openshift-cluster-api';
 const KIND = 'AWSMachineProviderConfig';
 const API_VERSION = 'machine.openshift.io/v1beta1';
 
-export const INFRASTRUCTURE: Infrastructure = {
+const INFRASTRUCTURE: Infrastructure = {
   apiVersion: 'config.openshift.io/v1',
   kind: 'Infrastructure',
   metadata: { name: 'cluster' },

@@ -61,7 +61,7 @@ const fractionalProcessors = fc
   .filter((text) => Number(text) >= 0.25);
 
 /** Valid processors of a (canonical) processor type; Dedicated ones are whole. */
-export function processorsOf(processorType: ProcessorType): fc.Arbitrary<number | string> {
+function processorsOf(processorType: ProcessorType): fc.Arbitrary<number | string> {
   return processorType === 'Dedicated'
     ? wholeProcessors
     : fc.oneof(wholeProcessors, fractionalProcessors);

@@ -21,7 +21,7 @@ export function infrastructure(): Infrastructure {
   };
 }
 
-export function reverseContext(overrides: Partial<ReverseContext> = {}): ReverseContext {
+function reverseContext(overrides: Partial<ReverseContext> = {}): ReverseContext {
   return {
     infrastructure: infrastructure(),
     path: TEMPLATE_PATH,
