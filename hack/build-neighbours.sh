@@ -2,7 +2,8 @@
 # Builds the controllers and admission webhooks that run next to the control plane (Cluster API
 # core, the infrastructure providers' webhooks, machine-api-operator's MachineSet and Machine
 # controllers and webhooks) from the Go modules in hack/neighbours/ into a cache outside the
-# repository, with each upstream module's config/webhook/manifests.yaml beside its binary
+# repository, with each upstream module's webhook manifests (config/webhook/manifests.yaml unless
+# NEIGHBOURS names another file) beside its binary as <name>.webhooks.yaml
 # (machine-api-operator has none: its binary builds its configurations from the module's Go). One module (and binary) per upstream
 # project, as their versions clash; hack/neighbours/serving is what they share.
 # Skipped when the binaries for these exact pins are already built.
@@ -14,7 +15,8 @@ source "$HERE/lib.sh"
 
 require_tool go "install the Go toolchain (>= 1.25) to build the control plane"
 ROOT="$HERE/neighbours"
-# binary (= module directory)  upstream module whose config/webhook/manifests.yaml it serves ("-": none)
+# binary (= module directory)  upstream module whose webhook manifests it serves ("-": none)
+#   [their path inside the module, if not config/webhook/manifests.yaml]
 NEIGHBOURS="
 cluster-api sigs.k8s.io/cluster-api
 cluster-api-provider-aws sigs.k8s.io/cluster-api-provider-aws/v2
@@ -32,11 +34,11 @@ for name in "${REQUESTED[@]}"; do
 done
 
 missing=()
-while read -r name module; do
+while read -r name module manifests; do
   [ -n "$name" ] || continue
   [ ${#REQUESTED[@]} -eq 0 ] || [[ " ${REQUESTED[*]} " == *" $name "* ]] || continue
   if [ ! -x "$BIN/$name" ] || { [ "$module" != - ] && [ ! -f "$BIN/$name.webhooks.yaml" ]; }; then
-    missing+=("$name $module")
+    missing+=("$name $module ${manifests:-config/webhook/manifests.yaml}")
   fi
 done <<<"$NEIGHBOURS"
 if [ ${#missing[@]} -eq 0 ]; then
@@ -49,14 +51,14 @@ log "building ${#missing[@]} neighbour(s); a cold build downloads modules and co
 mkdir -p "$BIN.tmp"
 start=$(date +%s)
 for entry in "${missing[@]}"; do
-  read -r name module <<<"$entry"
+  read -r name module manifests <<<"$entry"
   log "go build $name ..."
   (cd "$ROOT/$name" && go_build -ldflags='-s -w' \
     -o "$BIN.tmp/$name" .) || die "go build of $name failed (see the output above)"
   if [ "$module" != - ]; then
     dir="$(cd "$ROOT/$name" && GOTOOLCHAIN=local go list -m -f '{{.Dir}}' "$module")"
-    [ -f "$dir/config/webhook/manifests.yaml" ] || die "$module has no config/webhook/manifests.yaml"
-    cp "$dir/config/webhook/manifests.yaml" "$BIN.tmp/$name.webhooks.yaml"
+    [ -f "$dir/$manifests" ] || die "$module has no $manifests"
+    cp "$dir/$manifests" "$BIN.tmp/$name.webhooks.yaml"
     chmod 644 "$BIN.tmp/$name.webhooks.yaml"
   fi
   log "built $name in $(($(date +%s) - start))s so far"
