@@ -13,6 +13,7 @@ CAPO=sigs.k8s.io/cluster-api-provider-openstack@v0.14.2
 CAPG=sigs.k8s.io/cluster-api-provider-gcp@v1.12.0
 CAPZ=sigs.k8s.io/cluster-api-provider-azure@v1.26.0
 CAPIBM=sigs.k8s.io/cluster-api-provider-ibmcloud@v0.13.1
+CAPV=sigs.k8s.io/cluster-api-provider-vsphere@v1.15.2
 PROMETHEUS_OPERATOR=github.com/prometheus-operator/prometheus-operator@v0.85.0
 CLUSTER_AUTOSCALER_OPERATOR=github.com/openshift/cluster-autoscaler-operator@v0.0.1-0.20260608074635-5c8643284941
 
@@ -23,6 +24,7 @@ CAPO_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
 CAPG_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
 CAPZ_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
 CAPIBM_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1_v1beta2
+CAPV_CONTRACT=cluster.x-k8s.io/v1beta1=v1beta1
 
 # module  path-inside-the-module  [label=value added to metadata.labels]
 CRDS="
@@ -50,6 +52,11 @@ $CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachinetemplates.yam
 $CAPZ config/crd/bases/infrastructure.cluster.x-k8s.io_azuremachines.yaml $CAPZ_CONTRACT
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetemplates.yaml $CAPIBM_CONTRACT
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachines.yaml $CAPIBM_CONTRACT
+$CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspheremachinetemplates.yaml $CAPV_CONTRACT
+$CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspheremachines.yaml $CAPV_CONTRACT
+$CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vsphereclusters.yaml $CAPV_CONTRACT
+$CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspherefailuredomains.yaml $CAPV_CONTRACT
+$CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspheredeploymentzones.yaml $CAPV_CONTRACT
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
 $PROMETHEUS_OPERATOR example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml
 $CLUSTER_AUTOSCALER_OPERATOR install/02_machineautoscaler.crd.yaml
