@@ -22,6 +22,7 @@ cluster-api sigs.k8s.io/cluster-api
 cluster-api-provider-aws sigs.k8s.io/cluster-api-provider-aws/v2
 cluster-api-provider-openstack sigs.k8s.io/cluster-api-provider-openstack
 cluster-api-provider-gcp sigs.k8s.io/cluster-api-provider-gcp
+cluster-api-provider-vsphere sigs.k8s.io/cluster-api-provider-vsphere config/govmomi/webhook/manifests.yaml
 machine-api-operator -
 "
 KEY="$(cat "$ROOT"/*/go.mod "$ROOT"/*/go.sum "$ROOT"/*/*.go <(echo "$NEIGHBOURS") <(go env GOVERSION) |

@@ -2,8 +2,8 @@
 // kube-controller-manager running only the garbage-collector and namespace
 // controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
 // real controllers and admission webhooks that run next to this project's controller in a
-// cluster (its "neighbours": Cluster API core, the AWS, OpenStack and GCP providers' webhooks
-// with stand-ins for their machine controllers' finalizers, machine-api-operator's MachineSet and
+// cluster (its "neighbours": Cluster API core, the AWS, OpenStack, GCP and vSphere providers'
+// webhooks with stand-ins for their machine controllers' finalizers, machine-api-operator's MachineSet and
 // Machine controllers and admission webhooks), built from
 // their Go modules by hack/build-neighbours.sh from the mains in hack/neighbours/, with the
 // cluster-scoped config objects they read (Infrastructure and DNS `cluster`).
@@ -56,6 +56,7 @@ export type NeighbourName =
   | 'cluster-api-provider-aws'
   | 'cluster-api-provider-openstack'
   | 'cluster-api-provider-gcp'
+  | 'cluster-api-provider-vsphere'
   | 'machine-api-operator';
 export type ComponentName = CoreComponentName | NeighbourName;
 
@@ -121,6 +122,7 @@ const NEIGHBOUR_IDENTITY: Record<NeighbourName, IdentityName> = {
   'cluster-api-provider-aws': 'cluster-api',
   'cluster-api-provider-openstack': 'cluster-api',
   'cluster-api-provider-gcp': 'cluster-api',
+  'cluster-api-provider-vsphere': 'cluster-api',
   'machine-api-operator': 'machine-api-operator',
 };
 
@@ -707,6 +709,37 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
       },
       answered: (res) =>
         res.status >= 400 && res.body.includes('requires any of the following machine series'),
+    },
+  },
+  {
+    name: 'cluster-api-provider-vsphere',
+    module: 'sigs.k8s.io/cluster-api-provider-vsphere',
+    runs: [
+      'VSphereMachineTemplate webhook',
+      'VSphereMachine webhook',
+      'VSphereFailureDomain webhook',
+      'VSphereDeploymentZone webhook',
+      "a stand-in for CAPV's VSphereMachine controller: its finalizer only (no vCenter)",
+    ],
+    webhooks: true,
+    webhookCheck: {
+      what: 'the VSphereMachineTemplate webhook refusing a dry-run template with a providerID',
+      path: '/apis/infrastructure.cluster.x-k8s.io/v1beta1/namespaces/default/vspheremachinetemplates?dryRun=All',
+      body: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'VSphereMachineTemplate',
+        metadata: { name: 'webhook-check' },
+        spec: {
+          template: {
+            spec: {
+              template: 'rhcos',
+              network: { devices: [{ networkName: 'VM Network' }] },
+              providerID: 'vsphere://00000000-0000-0000-0000-000000000000',
+            },
+          },
+        },
+      },
+      answered: (res) => res.status >= 400 && res.body.includes('cannot be set in templates'),
     },
   },
   {

@@ -377,6 +377,7 @@ describe('the neighbouring controllers and webhooks', () => {
       'cluster-api-provider-aws': 'v2.11.0',
       'cluster-api-provider-openstack': 'v0.14.2',
       'cluster-api-provider-gcp': 'v1.12.0',
+      'cluster-api-provider-vsphere': 'v1.15.2',
       'machine-api-operator': 'v0.2.1-0.20260226113419-88465550a74b',
     });
     for (const neighbour of plane.neighbours) {

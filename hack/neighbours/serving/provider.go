@@ -30,6 +30,9 @@ import (
 //   - otherwise the finalizer is added (before the instance is created or adopted), for an
 //     infrastructure machine once the Cluster's infrastructure is provisioned and the Machine has
 //     its bootstrap data secret.
+//
+// CAPV v1.15 (controllers/vspheremachine_controller.go, Reconcile and reconcileDelete) orders
+// them otherwise: see FinalizerFirst.
 type ProviderFinalizer struct {
 	// Kind is the provider's object, e.g. infrastructure.cluster.x-k8s.io/v1beta2 AWSMachine.
 	Kind schema.GroupVersionKind
@@ -37,6 +40,12 @@ type ProviderFinalizer struct {
 	Finalizer string
 	// InfrastructureMachine: the object is a Machine's infrastructure machine (owned by it).
 	InfrastructureMachine bool
+	// FinalizerFirst: the provider adds its finalizer before it looks at anything else
+	// (finalizers.EnsureFinalizer right after the Get), whether the object is paused, owned or
+	// not; being deleted, the object loses it at once without an owner Machine, else unless it
+	// or its Cluster (when there is one) is paused, once its VM is gone (here there is none).
+	// CAPV's VSphereMachine; only for an infrastructure machine.
+	FinalizerFirst bool
 }
 
 const (
@@ -89,6 +98,9 @@ func (p ProviderFinalizer) reconcile(ctx context.Context, c client.Client, key t
 	if err := c.Get(ctx, key, object); err != nil {
 		return client.IgnoreNotFound(err)
 	}
+	if p.FinalizerFirst {
+		return p.reconcileFinalizerFirst(ctx, c, object)
+	}
 	ready, err := p.ready(ctx, c, object)
 	if !ready || err != nil {
 		return err
@@ -106,6 +118,41 @@ func (p ProviderFinalizer) reconcile(ctx context.Context, c client.Client, key t
 		return ignoreRaces(c.Update(ctx, object))
 	}
 	return nil
+}
+
+func (p ProviderFinalizer) reconcileFinalizerFirst(ctx context.Context, c client.Client, object *unstructured.Unstructured) error {
+	if object.GetDeletionTimestamp().IsZero() {
+		if controllerutil.AddFinalizer(object, p.Finalizer) {
+			return ignoreRaces(c.Update(ctx, object))
+		}
+		return nil
+	}
+	if !controllerutil.ContainsFinalizer(object, p.Finalizer) {
+		return nil
+	}
+	if ref := machineOwner(object); ref != nil {
+		machine := &unstructured.Unstructured{}
+		machine.SetGroupVersionKind(machineKind)
+		if err := c.Get(ctx, types.NamespacedName{Namespace: object.GetNamespace(), Name: ref.Name}, machine); err != nil {
+			return client.IgnoreNotFound(err) // the provider fails and retries: the finalizer stays
+		}
+		if _, paused := object.GetAnnotations()[pausedAnnotation]; paused {
+			return nil
+		}
+		if name := machine.GetLabels()[clusterNameLabel]; name != "" {
+			cluster := &unstructured.Unstructured{}
+			cluster.SetGroupVersionKind(clusterKind)
+			err := c.Get(ctx, types.NamespacedName{Namespace: object.GetNamespace(), Name: name}, cluster)
+			if err != nil && !apierrors.IsNotFound(err) {
+				return err
+			}
+			if paused, _, _ := unstructured.NestedBool(cluster.Object, "spec", "paused"); err == nil && paused {
+				return nil
+			}
+		}
+	}
+	controllerutil.RemoveFinalizer(object, p.Finalizer)
+	return ignoreRaces(c.Update(ctx, object))
 }
 
 // ready says whether the provider goes on with the object: its Machine and Cluster found as it
