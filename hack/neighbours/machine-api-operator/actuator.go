@@ -13,10 +13,10 @@ import (
 )
 
 // standInActuator stands in for a cloud provider's Machine actuator (machine-api-provider-aws,
-// -openstack, -gcp, -azure, -powervs): no cloud can be reached from the local control plane, so
-// "creating an instance" only writes what a provider writes back once its instance exists, and
-// machine-api-operator's Machine controller then takes the Machine to phase Provisioned (never
-// Running: no Node joins).
+// -openstack, -gcp, -azure, -powervs, and machine-api-operator's own for vSphere): no cloud can be
+// reached from the local control plane, so "creating an instance" only writes what a provider
+// writes back once its instance exists, and machine-api-operator's Machine controller then takes
+// the Machine to phase Provisioned (never Running: no Node joins).
 //
 //   - Create sets spec.providerID to a well-formed ID for the Machine's platform, derived only from
 //     the providerSpec and the Machine (see providerIDFor), then status.addresses: an InternalIP

@@ -24,6 +24,8 @@ import (
 //	GCPMachineProviderSpec       gce://<project>/<zone>/<instance name = Machine name>
 //	AzureMachineProviderSpec     azure:///subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Compute/virtualMachines/<VM name = Machine name>
 //	PowerVSMachineProviderConfig ibmpowervs://<region>/<zone>/<service instance>/<instance UUID>
+//	VSphereMachineProviderSpec   vsphere://<VM BIOS UUID> (machine-api-operator's own vSphere
+//	                             provider, pkg/controller/vsphere convertUUIDToProviderID: lower case)
 //
 // Values a real provider reads from its credentials or the cloud come from the Infrastructure
 // `cluster` when it has them, else from fixed stand-ins; instance IDs come from a hash of the uid.
@@ -84,6 +86,8 @@ func providerIDFor(machine *machinev1beta1.Machine, infra *unstructured.Unstruct
 			return fmt.Sprintf("ibmpowervs://%s/%s/%s/%s", region, zone,
 				powerVSServiceInstance(spec.ServiceInstance, machine.UID), uidUUID(machine.UID, "instance"))
 		}
+	case "VSphereMachineProviderSpec":
+		return "vsphere://" + uidUUID(machine.UID, "bios")
 	}
 	klog.Infof("%v: providerSpec kind %q is not one the stand-in knows; giving a generic providerID", machine.Name, meta.Kind)
 	return "stand-in:///" + string(machine.UID)
