@@ -65,6 +65,19 @@ const NOT_EXERCISED_HERE: readonly {
 }[] = [
   {
     apiGroup: 'infrastructure.cluster.x-k8s.io',
+    resources: ['vspheremachinetemplates'],
+    verbs: ['list', 'watch', 'create', 'update', 'delete'],
+    reason:
+      'granted ahead of the vSphere converter, which is not registered yet: no platform fixture runs the controller on vSphere. Remove both vSphere entries once one does',
+  },
+  {
+    apiGroup: 'infrastructure.cluster.x-k8s.io',
+    resources: ['vspheremachines'],
+    verbs: ['list', 'watch', 'create', 'update', 'patch'],
+    reason: 'as vspheremachinetemplates above',
+  },
+  {
+    apiGroup: 'infrastructure.cluster.x-k8s.io',
     resources: [
       'azuremachinetemplates',
       'gcpmachinetemplates',

@@ -233,6 +233,7 @@ const TEMPLATE_RESOURCES = [
   'gcpmachinetemplates',
   'ibmpowervsmachinetemplates',
   'openstackmachinetemplates',
+  'vspheremachinetemplates',
 ];
 
 export const INFRASTRUCTURE_MACHINE_RESOURCES = [
@@ -241,6 +242,7 @@ export const INFRASTRUCTURE_MACHINE_RESOURCES = [
   'gcpmachines',
   'ibmpowervsmachines',
   'openstackmachines',
+  'vspheremachines',
 ];
 
 /**
