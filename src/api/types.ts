@@ -156,10 +156,53 @@ export interface MachineTemplate extends KubeObject {
 
 // --- OpenShift config (config.openshift.io/v1) ---
 
-export type PlatformType = 'AWS' | 'OpenStack' | 'GCP' | 'Azure' | 'PowerVS' | (string & {});
+export type PlatformType =
+  'AWS' | 'OpenStack' | 'GCP' | 'Azure' | 'PowerVS' | 'VSphere' | (string & {});
+
+/** A vCenter of a vSphere cluster (`spec.platformSpec.vsphere.vcenters[]`). */
+export interface VSphereVCenter {
+  server: string;
+  port?: number;
+  datacenters?: string[];
+}
+
+/** Where the machines of one vSphere failure domain are placed in vCenter. */
+export interface VSphereTopology {
+  datacenter: string;
+  /** `/<datacenter>/host/<cluster>` */
+  computeCluster: string;
+  /** Port group names, e.g. `/<datacenter>/network/<port group>` */
+  networks: string[];
+  datastore: string;
+  resourcePool?: string;
+  folder?: string;
+  template?: string;
+}
+
+/** One region/zone of a vSphere cluster (`spec.platformSpec.vsphere.failureDomains[]`). */
+export interface VSphereFailureDomain {
+  name: string;
+  region: string;
+  zone: string;
+  server: string;
+  topology: VSphereTopology;
+  regionAffinity?: { type: string };
+  zoneAffinity?: { type: string; hostGroup?: Record<string, unknown> };
+}
+
+/** The vSphere settings of the Infrastructure's spec (config.openshift.io/v1). */
+export interface VSpherePlatformSpec {
+  vcenters?: VSphereVCenter[];
+  failureDomains?: VSphereFailureDomain[];
+  /** The nodes' networks as CIDRs, IPv4 and/or IPv6. */
+  machineNetworks?: string[];
+  [field: string]: unknown;
+}
 
 export interface Infrastructure extends KubeObject {
-  spec?: { platformSpec?: { type?: string } };
+  spec?: {
+    platformSpec?: { type?: string; vsphere?: VSpherePlatformSpec; [platform: string]: unknown };
+  };
   status?: {
     infrastructureName?: string;
     platform?: string;
@@ -184,6 +227,13 @@ export interface Infrastructure extends KubeObject {
       };
       openstack?: Record<string, unknown>;
       powervs?: { region?: string; zone?: string; serviceEndpoints?: unknown[] };
+      vsphere?: {
+        apiServerInternalIPs?: string[];
+        ingressIPs?: string[];
+        /** The nodes' networks as CIDRs, IPv4 and/or IPv6. */
+        machineNetworks?: string[];
+        [field: string]: unknown;
+      };
       [platform: string]: unknown;
     };
   };
