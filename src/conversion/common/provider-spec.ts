@@ -90,8 +90,8 @@ function dropMetadata(spec: ObjectReader, templateKind: string, report: Conversi
 
 /**
  * The Secret machine-api-operator's defaulting webhook names in a providerSpec without
- * `userDataSecret` (or with an empty name), on the platforms it defaults: AWS, Azure, GCP and
- * PowerVS among those converted here.
+ * `userDataSecret` (or with an empty name), on the platforms it defaults: AWS, Azure, GCP,
+ * PowerVS and vSphere among those converted here.
  */
 const DEFAULT_USER_DATA_SECRET = 'worker-user-data';
 

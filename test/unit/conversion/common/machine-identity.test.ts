@@ -7,11 +7,16 @@ import { azureConverter } from '../../../../src/conversion/azure/index.js';
 import { gcpConverter } from '../../../../src/conversion/gcp/index.js';
 import { openstackConverter } from '../../../../src/conversion/openstack/index.js';
 import { powerVsConverter } from '../../../../src/conversion/powervs/index.js';
+import { vsphereConverter } from '../../../../src/conversion/vsphere/index.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { expectErrors, expectOk } from '../../../support/conversion.js';
 
 const segment = fc.stringMatching(/^[a-z0-9][-a-z0-9]{0,11}$/);
 const hex = fc.stringMatching(/^[0-9a-f]{8,17}$/);
+/** A BIOS UUID as vCenter reports it; either case, as CAPV accepts. */
+const uuid = fc.stringMatching(
+  /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+);
 
 const platforms: {
   converter: PlatformConverter;
@@ -62,6 +67,13 @@ const platforms: {
     providerIDs: fc
       .tuple(segment, segment, segment, segment)
       .map((p) => `ibmpowervs://${p.join('/')}`),
+  },
+  {
+    converter: vsphereConverter,
+    kind: 'VSphereMachine',
+    sample: 'vsphere://4217c4a1-8b0e-3c3e-9f6d-0a1b2c3d4e5f',
+    extra: {},
+    providerIDs: uuid.map((id) => `vsphere://${id}`),
   },
 ];
 
@@ -120,5 +132,16 @@ describe('machine identity per platform', () => {
       { numRuns: 100 },
     );
     expectErrors(awsConverter.machine!.identity('aws:///us-east-1a/vol-0123'));
+  });
+
+  it('vSphere: the providerID is a BIOS UUID, nothing else', () => {
+    for (const providerID of [
+      'vsphere://',
+      'vsphere://demo-abc12-worker-a-x7k2p',
+      'vsphere:///4217c4a1-8b0e-3c3e-9f6d-0a1b2c3d4e5f',
+      'vsphere://4217c4a1-8b0e-3c3e-9f6d-0a1b2c3d4e5f/x',
+    ]) {
+      expectErrors(vsphereConverter.machine!.identity(providerID));
+    }
   });
 });
