@@ -4,6 +4,7 @@ import { azureConverter } from './azure/index.js';
 import { gcpConverter } from './gcp/index.js';
 import { openstackConverter } from './openstack/index.js';
 import { powerVsConverter } from './powervs/index.js';
+import { vsphereConverter } from './vsphere/index.js';
 import type { PlatformConverter } from './types.js';
 
 export const CONVERTERS: readonly PlatformConverter[] = [
@@ -12,6 +13,7 @@ export const CONVERTERS: readonly PlatformConverter[] = [
   gcpConverter,
   openstackConverter,
   powerVsConverter,
+  vsphereConverter,
 ];
 
 export const SUPPORTED_PLATFORMS = CONVERTERS.map((c) => c.platform);

@@ -103,18 +103,22 @@ export function platformMachineSets(): PlatformMachineSet[] {
     return {
       platform: fixture.platform,
       converter,
-      infrastructure: infrastructureOf(fixture.infrastructure),
+      infrastructure: infrastructureOf(fixture.infrastructure, fixture.platformSpec),
       machineSet: () => fixture.machineSet('worker-a', 'openshift-machine-api'),
     };
   });
   return [aws, ...others];
 }
 
-function infrastructureOf(status: NonNullable<Infrastructure['status']>): Infrastructure {
+function infrastructureOf(
+  status: NonNullable<Infrastructure['status']>,
+  platformSpec?: NonNullable<Infrastructure['spec']>['platformSpec'],
+): Infrastructure {
   return {
     apiVersion: 'config.openshift.io/v1',
     kind: 'Infrastructure',
     metadata: { name: 'cluster' },
+    ...(platformSpec ? { spec: { platformSpec } } : {}),
     status,
   };
 }

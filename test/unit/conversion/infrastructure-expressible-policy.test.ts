@@ -9,6 +9,7 @@ import { TEMPLATE_FIELDS_WITHOUT_EQUIVALENT as AZURE } from '../../../src/conver
 import { TEMPLATE_FIELDS_WITHOUT_EQUIVALENT as GCP } from '../../../src/conversion/gcp/to-mapi.js';
 import { TEMPLATE_FIELDS_WITHOUT_EQUIVALENT as OPENSTACK } from '../../../src/conversion/openstack/to-mapi.js';
 import { TEMPLATE_FIELDS_WITHOUT_EQUIVALENT as POWERVS } from '../../../src/conversion/powervs/to-mapi.js';
+import { TEMPLATE_FIELDS_WITHOUT_EQUIVALENT as VSPHERE } from '../../../src/conversion/vsphere/to-mapi.js';
 import { CONVERTERS } from '../../../src/conversion/platforms.js';
 import type { FieldError, PlatformConverter } from '../../../src/conversion/types.js';
 import { platformMachineSets, providerSpecOf } from '../../support/conversion.js';
@@ -23,6 +24,7 @@ const CONVERTER_LISTS: Record<string, readonly string[]> = {
   GCP,
   OpenStack: OPENSTACK,
   PowerVS: POWERVS,
+  VSphere: VSPHERE,
 };
 
 /** A well-formed providerID per platform: its identity fields are the machine's own. */
@@ -33,6 +35,7 @@ const PROVIDER_IDS: Record<string, string> = {
   GCP: 'gce://openshift-dev/us-central1-a/demo-abc12-worker-a-x7k2p',
   OpenStack: 'openstack:///3f0c8a2e-6b1d-4d7e-9a55-0c6c1e2f7b10',
   PowerVS: 'ibmpowervs://dal/dal10/4e3c1a7b-service/9b2f-instance',
+  VSphere: 'vsphere://4217c4a1-8b0e-3c3e-9f6d-0a1b2c3d4e5f',
 };
 
 interface Policy {

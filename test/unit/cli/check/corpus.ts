@@ -39,6 +39,11 @@ const PLATFORM_BREAKAGES: Record<string, Breakage> = {
     change: (spec) => delete spec.keyPairName,
     path: `${PROVIDER_SPEC_PATH}.keyPairName`,
   },
+  VSphere: {
+    what: 'no numCPUs',
+    change: (spec) => delete spec.numCPUs,
+    path: `${PROVIDER_SPEC_PATH}.numCPUs`,
+  },
 };
 
 export interface PlatformCorpus {

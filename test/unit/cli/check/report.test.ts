@@ -132,7 +132,7 @@ describe('check: the report of one MachineSet', () => {
       {
         stage: 'mirror',
         path: `${PROVIDER_SPEC_PATH}.kind`,
-        message: `is BareMetalSpec, which is not the providerSpec of a supported platform (${CONVERTERS.map((c) => c.providerSpecKind).join(', ')}); correct the kind, or pass --platform (AWS, Azure, GCP, OpenStack, PowerVS).`,
+        message: `is BareMetalSpec, which is not the providerSpec of a supported platform (${CONVERTERS.map((c) => c.providerSpecKind).join(', ')}); correct the kind, or pass --platform (AWS, Azure, GCP, OpenStack, PowerVS, VSphere).`,
       },
     ]);
   });
