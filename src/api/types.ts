@@ -160,14 +160,14 @@ export type PlatformType =
   'AWS' | 'OpenStack' | 'GCP' | 'Azure' | 'PowerVS' | 'VSphere' | (string & {});
 
 /** A vCenter of a vSphere cluster (`spec.platformSpec.vsphere.vcenters[]`). */
-export interface VSphereVCenter {
+interface VSphereVCenter {
   server: string;
   port?: number;
   datacenters?: string[];
 }
 
 /** Where the machines of one vSphere failure domain are placed in vCenter. */
-export interface VSphereTopology {
+interface VSphereTopology {
   datacenter: string;
   /** `/<datacenter>/host/<cluster>` */
   computeCluster: string;
@@ -180,7 +180,7 @@ export interface VSphereTopology {
 }
 
 /** One region/zone of a vSphere cluster (`spec.platformSpec.vsphere.failureDomains[]`). */
-export interface VSphereFailureDomain {
+interface VSphereFailureDomain {
   name: string;
   region: string;
   zone: string;

@@ -122,7 +122,7 @@ function refuseIpAddrs(device: ObjectReader): void {
 }
 
 /** What the admission policy counts as not set: absent, null, "", false, 0, [] or {}. */
-export function isEmpty(value: unknown): boolean {
+function isEmpty(value: unknown): boolean {
   if (value === undefined || value === null || value === '' || value === false || value === 0) {
     return true;
   }

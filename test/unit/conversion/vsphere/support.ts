@@ -38,7 +38,7 @@ export function context(overrides: Partial<ConversionContext> = {}): ConversionC
   return { infrastructure: infrastructure(), path: PATH, controlPlane: false, ...overrides };
 }
 
-export function reverseContext(overrides: Partial<ReverseContext> = {}): ReverseContext {
+function reverseContext(overrides: Partial<ReverseContext> = {}): ReverseContext {
   return {
     infrastructure: infrastructure(),
     path: TEMPLATE_PATH,
