@@ -54,6 +54,7 @@ $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachinetempla
 $CAPIBM config/crd/bases/infrastructure.cluster.x-k8s.io_ibmpowervsmachines.yaml $CAPIBM_CONTRACT
 $CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspheremachinetemplates.yaml $CAPV_CONTRACT
 $CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspheremachines.yaml $CAPV_CONTRACT
+$CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspherevms.yaml $CAPV_CONTRACT
 $CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vsphereclusters.yaml $CAPV_CONTRACT
 $CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspherefailuredomains.yaml $CAPV_CONTRACT
 $CAPV config/default/crd/bases/infrastructure.cluster.x-k8s.io_vspheredeploymentzones.yaml $CAPV_CONTRACT

@@ -45,6 +45,10 @@ const REFUSED: Record<string, { path: string; set(spec: Record<string, unknown>)
     set: (spec) => ((spec.ports as Record<string, unknown>[])[0]!.hostID = 'compute-1'),
   },
   PowerVS: { path: 'imageRef', set: (spec) => (spec.imageRef = { name: 'rhcos-image' }) },
+  VSphere: {
+    path: 'customVMXKeys',
+    set: (spec) => (spec.customVMXKeys = { 'guestinfo.example': 'value' }),
+  },
 };
 
 /** A namespace standing for openshift-cluster-api, with this policy (only) bound to it. */

@@ -344,6 +344,12 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
     patch:
       'pausing and unpausing with its machine; its finalizer let go when deleted paused (src/sync/machine/)',
   }),
+  ...usage(CAPI_NAMESPACE, 'infrastructure.cluster.x-k8s.io', 'vspherevms', {
+    list: "CAPV's VSphereVM informer on vSphere, when the cluster serves them (controller.ts)",
+    watch: 'VSphereVM informer',
+    patch:
+      'pausing and unpausing with its machine; its finalizer let go when deleted paused (src/sync/machine/)',
+  }),
   ...usage(CAPI_NAMESPACE, 'coordination.k8s.io', 'leases', {
     create:
       'leader election: the Lease (--leader-elect-id) is created once (src/kube/leader-election.ts)',
