@@ -31,6 +31,7 @@ import {
   mapiMachines,
   names,
   provisionInfrastructure,
+  watchNames,
 } from '../support/machines.js';
 import { adminObjects } from '../support/cluster.js';
 import { openstackFixture } from '../support/fixtures/openstack.js';
@@ -114,26 +115,6 @@ describe('Machines, next to machine-api-operator and Cluster API', function () {
     }
   });
 });
-
-/** Samples the Machine names on both sides until stopped: what was ever seen, and what went. */
-function watchNames(c: TestController) {
-  const seen = { mapi: new Set<string>(), capi: new Set<string>() };
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      for (const m of await mapiMachines(c)) seen.mapi.add(m.metadata.name);
-      for (const m of await capiMachines(c)) seen.capi.add(m.metadata.name);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return { mapi: [...seen.mapi].sort(), capi: [...seen.capi].sort() };
-    },
-  };
-}
 
 async function patch(
   where: { group: string; version: string; plural: string },

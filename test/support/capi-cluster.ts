@@ -34,6 +34,12 @@ export interface CapiClusterOptions {
    */
   infrastructureRef?: InfrastructureRef;
   /**
+   * The infrastructure cluster to create instead of the default AWSCluster, as
+   * cluster-capi-operator does on that platform (e.g. a VSphereCluster): its resource, kind and
+   * spec; created externally managed and, unless `infrastructureReady` is false, ready.
+   */
+  infrastructureCluster?: InfrastructureCluster;
+  /**
    * Whether the default AWSCluster is created ready (its infrastructure provisioned). Default
    * true; false holds the providers off (they take no machine in hand before), until
    * `provisionClusterInfrastructure`.
@@ -41,6 +47,12 @@ export interface CapiClusterOptions {
   infrastructureReady?: boolean;
   /** Resolve only once Cluster API has put its finalizer on the Cluster. Default true. */
   waitForClusterApi?: boolean;
+}
+
+export interface InfrastructureCluster {
+  resource: { group: string; version: string; plural: string };
+  kind: string;
+  spec: Record<string, unknown>;
 }
 
 export interface CapiCluster {
@@ -81,20 +93,25 @@ export async function createCapiCluster(
 
   let infrastructureRef = options.infrastructureRef;
   if (!infrastructureRef) {
-    infrastructureRef = { apiGroup: AWS_CLUSTERS.group, kind: 'AWSCluster', name };
+    const endpoint = { host: server.hostname, port: Number(server.port) };
+    const infra = options.infrastructureCluster ?? {
+      resource: AWS_CLUSTERS,
+      kind: 'AWSCluster',
+      spec: { region: 'us-east-1' },
+    };
+    infrastructureRef = { apiGroup: infra.resource.group, kind: infra.kind, name };
     await api.create(
-      { ...AWS_CLUSTERS, namespace },
+      { ...infra.resource, namespace },
       {
-        apiVersion: `${AWS_CLUSTERS.group}/${AWS_CLUSTERS.version}`,
-        kind: 'AWSCluster',
+        apiVersion: `${infra.resource.group}/${infra.resource.version}`,
+        kind: infra.kind,
         metadata: { name, annotations: { 'cluster.x-k8s.io/managed-by': 'cluster-capi-operator' } },
-        spec: {
-          region: 'us-east-1',
-          controlPlaneEndpoint: { host: server.hostname, port: Number(server.port) },
-        },
+        spec: { ...infra.spec, controlPlaneEndpoint: endpoint },
       },
     );
-    if (options.infrastructureReady ?? true) await provisionClusterInfrastructure(namespace, name);
+    if (options.infrastructureReady ?? true) {
+      await provisionClusterInfrastructure(namespace, name, infra.resource);
+    }
   }
 
   const created = await api.create<{ metadata: { uid: string } }>(
@@ -127,13 +144,17 @@ export async function createCapiCluster(
   return { name, namespace, uid: created.metadata.uid, infrastructureRef, kubeconfigSecret };
 }
 
-/** What cluster-capi-operator writes on the AWSCluster it manages: its infrastructure is ready. */
+/**
+ * What cluster-capi-operator writes on the infrastructure cluster it manages (an AWSCluster unless
+ * `resource` says otherwise): its infrastructure is ready.
+ */
 export async function provisionClusterInfrastructure(
   namespace: string,
   name: string,
+  resource: InfrastructureCluster['resource'] = AWS_CLUSTERS,
 ): Promise<void> {
   await adminObjects().patch(
-    { ...AWS_CLUSTERS, namespace, name },
+    { ...resource, namespace, name },
     { type: 'json', operations: [{ op: 'add', path: '/status', value: { ready: true } }] },
     { subresource: 'status' },
   );

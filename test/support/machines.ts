@@ -62,3 +62,23 @@ export async function provisionInfrastructure(
     );
   }
 }
+
+/** Samples the Machine names on both sides until stopped: what was ever seen, and what went. */
+export function watchNames(c: Namespaces) {
+  const seen = { mapi: new Set<string>(), capi: new Set<string>() };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (const m of await mapiMachines(c)) seen.mapi.add(m.metadata.name);
+      for (const m of await capiMachines(c)) seen.capi.add(m.metadata.name);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { mapi: [...seen.mapi].sort(), capi: [...seen.capi].sort() };
+    },
+  };
+}
