@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares everything the tests and the demo run: the control plane, the CRDs, the neighbours
-# (Cluster API, the providers' webhooks, machine-api-operator) and the kstatus checker; with
-# `--demo`, only what the demo runs (the neighbours in hack/neighbours/demo.list, no kstatus).
+# (Cluster API, the providers' webhooks, machine-api-operator) and the kstatus checker, from the
+# Go modules in test/environment/; with `--demo`, only what the demo runs (the neighbours in
+# test/environment/neighbours/demo.list, no kstatus).
 # On a cold machine the module downloads of every build start at once, in the background, so
 # that downloading overlaps compiling; the builds themselves run one after the other (two at once
 # on two cores took longer than both in turn). Each component prints a line with its elapsed time.
@@ -15,7 +16,7 @@ WITH_KSTATUS=1
 NEIGHBOURS=()
 if [ "${1:-}" = --demo ]; then
   WITH_KSTATUS=0
-  mapfile -t NEIGHBOURS < <(grep -v -e '^#' -e '^[[:space:]]*$' "$HERE/neighbours/demo.list")
+  mapfile -t NEIGHBOURS < <(grep -v -e '^#' -e '^[[:space:]]*$' "$ENVIRONMENT_DIR/neighbours/demo.list")
 fi
 
 start=$(date +%s)
@@ -23,13 +24,13 @@ elapsed() { echo "$(($(date +%s) - start))s"; }
 
 # Go modules whose packages a build needs, downloaded in parallel by `go list -deps` (it fetches
 # exactly what loading the packages takes); the CRD modules in one `go mod download`.
-MODULE_DIRS=("$HERE/controlplane")
+MODULE_DIRS=("$ENVIRONMENT_DIR/controlplane")
 if [ ${#NEIGHBOURS[@]} -eq 0 ]; then
-  MODULE_DIRS+=("$HERE"/neighbours/*/)
+  MODULE_DIRS+=("$ENVIRONMENT_DIR"/neighbours/*/)
 else
-  for name in "${NEIGHBOURS[@]}"; do MODULE_DIRS+=("$HERE/neighbours/$name"); done
+  for name in "${NEIGHBOURS[@]}"; do MODULE_DIRS+=("$ENVIRONMENT_DIR/neighbours/$name"); done
 fi
-[ "$WITH_KSTATUS" = 1 ] && MODULE_DIRS+=("$HERE/kstatus")
+[ "$WITH_KSTATUS" = 1 ] && MODULE_DIRS+=("$ENVIRONMENT_DIR/kstatus")
 PREFETCH_LOG="$(mktemp)"
 prefetch() {
   local dir pids=()

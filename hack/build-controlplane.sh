@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds kube-apiserver, kube-controller-manager and etcd from their Go modules
-# (pinned in hack/controlplane/go.mod) into a cache outside the repository.
+# (pinned in test/environment/controlplane/go.mod) into a cache outside the repository.
 # Skipped when the binaries for these exact pins are already built.
 # Prints the directory holding the binaries on its last line.
 set -euo pipefail
@@ -8,7 +8,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/lib.sh"
 
 require_tool go "install the Go toolchain (>= 1.25) to build the control plane"
-MODULE="$HERE/controlplane"
+MODULE="$ENVIRONMENT_DIR/controlplane"
 KEY="$(cat "$MODULE/go.mod" "$MODULE/go.sum" "$MODULE"/*/main.go <(go env GOVERSION) | sha256sum | cut -c1-16)"
 BIN="$CACHE_ROOT/controlplane/$KEY/bin"
 BINARIES=(kube-apiserver kube-controller-manager etcd kubectl)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the kstatus checker (hack/kstatus/: what sigs.k8s.io/cli-utils' kstatus computes for
-# each object read on stdin) into a cache outside the repository, for the tests that check how
-# readiness tools such as Flux and Argo CD read our objects.
+# Builds the kstatus checker (test/environment/kstatus/: what sigs.k8s.io/cli-utils' kstatus
+# computes for each object read on stdin) into a cache outside the repository, for the tests that
+# check how readiness tools such as Flux and Argo CD read our objects.
 # Skipped when the binary for these exact pins and sources is already built.
 # Prints the directory holding the binary on its last line.
 set -euo pipefail
@@ -9,7 +9,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/lib.sh"
 
 require_tool go "install the Go toolchain (>= 1.25) to build the kstatus checker"
-MODULE="$HERE/kstatus"
+MODULE="$ENVIRONMENT_DIR/kstatus"
 KEY="$(cat "$MODULE/go.mod" "$MODULE/go.sum" "$MODULE"/*.go <(go env GOVERSION) | sha256sum | cut -c1-16)"
 BIN="$CACHE_ROOT/kstatus/$KEY/bin"
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the controllers and admission webhooks that run next to the control plane (Cluster API
 # core, the infrastructure providers' webhooks, machine-api-operator's MachineSet and Machine
-# controllers and webhooks) from the Go modules in hack/neighbours/ into a cache outside the
-# repository, with each upstream module's webhook manifests (config/webhook/manifests.yaml unless
-# NEIGHBOURS names another file) beside its binary as <name>.webhooks.yaml
-# (machine-api-operator has none: its binary builds its configurations from the module's Go). One module (and binary) per upstream
-# project, as their versions clash; hack/neighbours/serving is what they share.
+# controllers and webhooks) from the Go modules in test/environment/neighbours/ into a cache
+# outside the repository, with each upstream module's webhook manifests
+# (config/webhook/manifests.yaml unless NEIGHBOURS names another file) beside its binary as
+# <name>.webhooks.yaml (machine-api-operator has none: its binary builds its configurations from
+# the module's Go). One module (and binary) per upstream project, as their versions clash;
+# test/environment/neighbours/serving is what they share.
 # Skipped when the binaries for these exact pins are already built.
 # With names (`build-neighbours.sh cluster-api machine-api-operator`), builds only those.
 # Prints the directory holding the binaries on its last line.
@@ -14,7 +15,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/lib.sh"
 
 require_tool go "install the Go toolchain (>= 1.25) to build the control plane"
-ROOT="$HERE/neighbours"
+ROOT="$ENVIRONMENT_DIR/neighbours"
 # binary (= module directory)  upstream module whose webhook manifests it serves ("-": none)
 #   [their path inside the module, if not config/webhook/manifests.yaml]
 NEIGHBOURS="

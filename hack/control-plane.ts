@@ -3,9 +3,9 @@
 // controllers, all on loopback, with the upstream CRDs installed; and, unless turned off, the
 // real controllers and admission webhooks that run next to this project's controller in a
 // cluster (its "neighbours": Cluster API core, the AWS, OpenStack, GCP and vSphere providers'
-// webhooks with stand-ins for their machine controllers' finalizers, machine-api-operator's MachineSet and
-// Machine controllers and admission webhooks), built from
-// their Go modules by hack/build-neighbours.sh from the mains in hack/neighbours/, with the
+// webhooks with stand-ins for their machine controllers' finalizers, machine-api-operator's
+// MachineSet and Machine controllers and admission webhooks), built from their Go modules by
+// hack/build-neighbours.sh from the mains in test/environment/neighbours/, with the
 // cluster-scoped config objects they read (Infrastructure and DNS `cluster`).
 // Used by the test harness (one per test run), the local-cluster command and the demo.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,6 +32,8 @@ import { KubeClient } from '../src/kube/http-client.js';
 import { ObjectClient } from '../src/kube/objects.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
+/** The test environment's Go modules. */
+const ENVIRONMENT_DIR = join(REPO_ROOT, 'test', 'environment');
 
 export interface ControlPlaneOptions {
   /** Working directory for data, credentials, logs and the kubeconfig. */
@@ -129,7 +131,7 @@ const NEIGHBOUR_IDENTITY: Record<NeighbourName, IdentityName> = {
 /** A neighbouring controller or webhook server that runs next to the API server. */
 export interface Neighbour {
   name: NeighbourName;
-  /** The upstream Go module it is built from, and its version (from hack/neighbours/<name>/go.mod). */
+  /** The upstream Go module it is built from, and its version (from test/environment/neighbours/<name>/go.mod). */
   module: string;
   version: string;
   /** The reconcilers and admission webhooks it runs. */
@@ -195,13 +197,13 @@ export function ensureNeighbours(names: readonly NeighbourName[] = []): string {
   return runHackScript('build-neighbours.sh', names);
 }
 
-/** The neighbours the demo runs (hack/neighbours/demo.list, which hack/build-all.sh --demo builds). */
+/** The neighbours the demo runs (neighbours/demo.list, which hack/build-all.sh --demo builds). */
 export function demoNeighbours(): NeighbourName[] {
-  const list = readFileSync(join(REPO_ROOT, 'hack', 'neighbours', 'demo.list'), 'utf8');
+  const list = readFileSync(join(ENVIRONMENT_DIR, 'neighbours', 'demo.list'), 'utf8');
   const names = list.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
   const unknown = names.filter((name) => !NEIGHBOURS.some((spec) => spec.name === name));
   if (unknown.length)
-    throw new Error(`hack/neighbours/demo.list: no neighbour ${unknown.join(', ')}`);
+    throw new Error(`test/environment/neighbours/demo.list: no neighbour ${unknown.join(', ')}`);
   return names as NeighbourName[];
 }
 
@@ -575,7 +577,7 @@ interface NeighbourSpec {
   webhookCheck?: { what: string; path: string; body: object; answered: (res: Probe) => boolean };
 }
 
-/** What runs next to the API server, each built by hack/build-neighbours.sh from hack/neighbours/<name>/. */
+/** What runs next to the API server, each built by hack/build-neighbours.sh from neighbours/<name>/. */
 const NEIGHBOURS: readonly NeighbourSpec[] = [
   {
     name: 'cluster-api',
@@ -795,12 +797,12 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
   },
 ];
 
-/** The version of `module` required by hack/neighbours/<name>/go.mod. */
+/** The version of `module` required by neighbours/<name>/go.mod. */
 async function neighbourVersion(name: NeighbourName, module: string): Promise<string> {
-  const goMod = await readFile(join(REPO_ROOT, 'hack', 'neighbours', name, 'go.mod'), 'utf8');
+  const goMod = await readFile(join(ENVIRONMENT_DIR, 'neighbours', name, 'go.mod'), 'utf8');
   const escaped = module.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const match = new RegExp(`^\\s*(?:require\\s+)?${escaped}\\s+(v\\S+)`, 'm').exec(goMod);
-  if (!match?.[1]) throw new Error(`hack/neighbours/${name}/go.mod does not require ${module}`);
+  if (!match?.[1]) throw new Error(`test/environment/neighbours/${name}/go.mod does not require ${module}`);
   return match[1];
 }
 

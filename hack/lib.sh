@@ -1,5 +1,8 @@
 # Shared helpers for the hack/ scripts. Source it; do not run it.
 
+# The test environment's Go modules (the control plane, the neighbours, the kstatus checker).
+ENVIRONMENT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../test/environment" && pwd)"
+
 # Everything built or downloaded lives here, outside the repository.
 CACHE_ROOT="${MAPI_CAPI_SYNC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mapi-capi-sync}"
 

@@ -1,7 +1,8 @@
-// Cluster API Provider vSphere next to the API server (hack/neighbours/cluster-api-provider-vsphere):
-// its admission webhooks judge VSphereMachineTemplates and VSphereMachines as in a cluster, and a
-// stand-in for its VSphereMachine controller puts and takes that controller's finalizer by its
-// rules. What a vSphere converter writes must pass both.
+// Cluster API Provider vSphere next to the API server
+// (test/environment/neighbours/cluster-api-provider-vsphere): its admission webhooks judge
+// VSphereMachineTemplates and VSphereMachines as in a cluster, and a stand-in for its
+// VSphereMachine controller puts and takes that controller's finalizer by its rules. What a
+// vSphere converter writes must pass both.
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminConfig, adminObjects, testNamespace, uniqueName } from '../support/cluster.js';

@@ -1,7 +1,7 @@
 // What kstatus (sigs.k8s.io/cli-utils, the library Flux and Argo CD judge readiness with) reads
 // for objects, computed by the real library: the checker built by hack/build-kstatus.sh from
-// hack/kstatus/. One checker process serves the whole test run, fed over stdin: a batch costs
-// well under a millisecond that way, against about 5 ms for a process per batch.
+// test/environment/kstatus/. One checker process serves the whole test run, fed over stdin: a
+// batch costs well under a millisecond that way, against about 5 ms for a process per batch.
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';

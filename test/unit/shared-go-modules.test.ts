@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 
-const CONTROL_PLANE = 'hack/controlplane/go.mod';
-const CLUSTER_API = 'hack/neighbours/cluster-api/go.mod';
+const CONTROL_PLANE = 'test/environment/controlplane/go.mod';
+const CLUSTER_API = 'test/environment/neighbours/cluster-api/go.mod';
 
 /** Kept at the control plane's own pins, and why. */
 const KEPT_APART: Record<string, string> = {

@@ -35,7 +35,7 @@ import (
 	"sigs.k8s.io/cluster-api/feature"
 	"sigs.k8s.io/cluster-api/webhooks"
 
-	"mapi-capi-sync/hack/neighbours/serving"
+	"mapi-capi-sync/test/environment/neighbours/serving"
 )
 
 func main() {

@@ -1,4 +1,4 @@
-module mapi-capi-sync/hack/neighbours/serving
+module mapi-capi-sync/test/environment/neighbours/serving
 
 go 1.25.0
 

@@ -1,10 +1,10 @@
-module mapi-capi-sync/hack/neighbours/cluster-api-provider-openstack
+module mapi-capi-sync/test/environment/neighbours/cluster-api-provider-openstack
 
 go 1.25.0
 
 require (
 	k8s.io/apimachinery v0.34.6
-	mapi-capi-sync/hack/neighbours/serving v0.0.0
+	mapi-capi-sync/test/environment/neighbours/serving v0.0.0
 	sigs.k8s.io/cluster-api-provider-openstack v0.14.2
 	sigs.k8s.io/controller-runtime v0.22.5
 )
@@ -69,4 +69,4 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-replace mapi-capi-sync/hack/neighbours/serving => ../serving
+replace mapi-capi-sync/test/environment/neighbours/serving => ../serving

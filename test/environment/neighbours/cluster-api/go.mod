@@ -1,4 +1,4 @@
-module mapi-capi-sync/hack/neighbours/cluster-api
+module mapi-capi-sync/test/environment/neighbours/cluster-api
 
 go 1.25.0
 
@@ -8,7 +8,7 @@ require (
 	k8s.io/apimachinery v0.35.4
 	k8s.io/client-go v0.35.4
 	k8s.io/klog/v2 v2.130.1
-	mapi-capi-sync/hack/neighbours/serving v0.0.0
+	mapi-capi-sync/test/environment/neighbours/serving v0.0.0
 	sigs.k8s.io/cluster-api v1.13.6
 	sigs.k8s.io/controller-runtime v0.23.3
 )
@@ -106,4 +106,4 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-replace mapi-capi-sync/hack/neighbours/serving => ../serving
+replace mapi-capi-sync/test/environment/neighbours/serving => ../serving

@@ -1,4 +1,4 @@
-module mapi-capi-sync/hack/neighbours/machine-api-operator
+module mapi-capi-sync/test/environment/neighbours/machine-api-operator
 
 go 1.25.0
 
@@ -11,7 +11,7 @@ require (
 	k8s.io/client-go v0.34.1
 	k8s.io/component-base v0.34.1
 	k8s.io/klog/v2 v2.130.1
-	mapi-capi-sync/hack/neighbours/serving v0.0.0
+	mapi-capi-sync/test/environment/neighbours/serving v0.0.0
 	sigs.k8s.io/controller-runtime v0.22.3
 )
 
@@ -98,4 +98,4 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-replace mapi-capi-sync/hack/neighbours/serving => ../serving
+replace mapi-capi-sync/test/environment/neighbours/serving => ../serving

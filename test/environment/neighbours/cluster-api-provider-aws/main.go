@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/cluster-api-provider-aws/v2/feature"
 	"sigs.k8s.io/cluster-api-provider-aws/v2/webhooks"
 
-	"mapi-capi-sync/hack/neighbours/serving"
+	"mapi-capi-sync/test/environment/neighbours/serving"
 )
 
 func main() {

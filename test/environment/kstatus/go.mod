@@ -1,4 +1,4 @@
-module mapi-capi-sync/hack/kstatus
+module mapi-capi-sync/test/environment/kstatus
 
 go 1.25.0
 

@@ -1,6 +1,6 @@
-module mapi-capi-sync/hack/controlplane
+module mapi-capi-sync/test/environment/controlplane
 
-// The modules this shares with hack/neighbours/cluster-api are required at Cluster API's versions
+// The modules this shares with ../neighbours/cluster-api are required at Cluster API's versions
 // (but CEL, gRPC and tracing, kept at Kubernetes' and etcd's): Go's build cache then compiles
 // client-go and its dependencies once for both (test/unit/shared-go-modules.test.ts).
 

@@ -1,10 +1,10 @@
-module mapi-capi-sync/hack/neighbours/cluster-api-provider-vsphere
+module mapi-capi-sync/test/environment/neighbours/cluster-api-provider-vsphere
 
 go 1.25.0
 
 require (
 	k8s.io/apimachinery v0.34.3
-	mapi-capi-sync/hack/neighbours/serving v0.0.0
+	mapi-capi-sync/test/environment/neighbours/serving v0.0.0
 	sigs.k8s.io/cluster-api-provider-vsphere v1.15.2
 	sigs.k8s.io/controller-runtime v0.22.4
 )
@@ -84,4 +84,4 @@ require (
 // module, so without this one the build would take whatever version the graph selects.
 replace sigs.k8s.io/cluster-api => sigs.k8s.io/cluster-api v1.12.1
 
-replace mapi-capi-sync/hack/neighbours/serving => ../serving
+replace mapi-capi-sync/test/environment/neighbours/serving => ../serving

@@ -12,7 +12,7 @@ import (
 	infrav1 "sigs.k8s.io/cluster-api-provider-gcp/api/v1beta1"
 	"sigs.k8s.io/cluster-api-provider-gcp/webhooks"
 
-	"mapi-capi-sync/hack/neighbours/serving"
+	"mapi-capi-sync/test/environment/neighbours/serving"
 )
 
 func main() {

@@ -1,10 +1,10 @@
-module mapi-capi-sync/hack/neighbours/cluster-api-provider-aws
+module mapi-capi-sync/test/environment/neighbours/cluster-api-provider-aws
 
 go 1.25.0
 
 require (
 	k8s.io/apimachinery v0.33.4
-	mapi-capi-sync/hack/neighbours/serving v0.0.0
+	mapi-capi-sync/test/environment/neighbours/serving v0.0.0
 	sigs.k8s.io/cluster-api-provider-aws/v2 v2.11.0
 	sigs.k8s.io/controller-runtime v0.21.0
 )
@@ -73,4 +73,4 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-replace mapi-capi-sync/hack/neighbours/serving => ../serving
+replace mapi-capi-sync/test/environment/neighbours/serving => ../serving

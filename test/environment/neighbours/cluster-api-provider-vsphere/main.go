@@ -14,7 +14,7 @@ import (
 	infrav1 "sigs.k8s.io/cluster-api-provider-vsphere/apis/v1beta1"
 	"sigs.k8s.io/cluster-api-provider-vsphere/webhooks"
 
-	"mapi-capi-sync/hack/neighbours/serving"
+	"mapi-capi-sync/test/environment/neighbours/serving"
 )
 
 func main() {

@@ -14,7 +14,7 @@ import (
 	infrav1 "sigs.k8s.io/cluster-api-provider-openstack/api/v1beta1"
 	"sigs.k8s.io/cluster-api-provider-openstack/pkg/webhooks"
 
-	"mapi-capi-sync/hack/neighbours/serving"
+	"mapi-capi-sync/test/environment/neighbours/serving"
 )
 
 func main() {
