@@ -16,8 +16,12 @@ import { awsMachineSet, setInfrastructure } from '../test/support/controller.js'
 import { PLATFORM_FIXTURES } from '../test/support/fixtures/index.js';
 import { objectsFor } from '../test/support/kube-client.js';
 import { CAPI_MACHINES, provisionInfrastructure } from '../test/support/machines.js';
-import { demoNeighbours, startControlPlane, type ControlPlane } from './control-plane.js';
-import { createControllerNamespaces } from './controller-rbac.js';
+import {
+  demoNeighbours,
+  startControlPlane,
+  type ControlPlane,
+} from '../test/environment/control-plane.js';
+import { createControllerNamespaces } from '../test/environment/controller-rbac.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAPI_NAMESPACE = 'openshift-machine-api';
@@ -273,7 +277,7 @@ function startControllerProcess(
       '--import',
       'tsx',
       'src/main.ts',
-      // as its ServiceAccount, with the RBAC of manifests/ (hack/controller-rbac.ts)
+      // as its ServiceAccount, with the RBAC of manifests/ (test/environment/controller-rbac.ts)
       '--kubeconfig',
       plane.identityKubeconfigPaths['mapi-capi-sync'],
       '--log-format=json',

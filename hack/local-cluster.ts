@@ -11,7 +11,7 @@ import {
   startControlPlane,
   type ComponentName,
   type ControlPlaneState,
-} from './control-plane.js';
+} from '../test/environment/control-plane.js';
 
 const cacheRoot =
   process.env.MAPI_CAPI_SYNC_CACHE ??

@@ -31,8 +31,12 @@ import {
 } from '../../test/support/controller.js';
 import { clientFor, objectsFor } from '../../test/support/kube-client.js';
 import { MAPI_MACHINES } from '../../test/support/machines.js';
-import { IDENTITIES, startControlPlane, type ControlPlane } from '../control-plane.js';
-import { createControllerNamespaces } from '../controller-rbac.js';
+import {
+  IDENTITIES,
+  startControlPlane,
+  type ControlPlane,
+} from '../../test/environment/control-plane.js';
+import { createControllerNamespaces } from '../../test/environment/controller-rbac.js';
 import { AuditWrites, countByKind, type AuditWrite } from './audit-writes.js';
 import type { MachinesBenchOptions } from './cli.js';
 import { buildProgram, ControllerProcess } from './controller-process.js';

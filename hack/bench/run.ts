@@ -16,8 +16,8 @@ import {
   setInfrastructure,
 } from '../../test/support/controller.js';
 import { objectsFor } from '../../test/support/kube-client.js';
-import { startControlPlane, type ControlPlane } from '../control-plane.js';
-import { createControllerNamespaces } from '../controller-rbac.js';
+import { startControlPlane, type ControlPlane } from '../../test/environment/control-plane.js';
+import { createControllerNamespaces } from '../../test/environment/controller-rbac.js';
 import type { Phase } from './cli.js';
 import { countWrite, totalWrites, writeDelta, writeKey, type WriteCounts } from './metrics.js';
 import { MachineSetObserver } from './observer.js';

@@ -3,7 +3,7 @@
 // API, CAPA's webhooks, machine-api-operator): every assertion here fails against
 // a fake.
 import { expect } from 'chai';
-import { isAlive } from '../../hack/control-plane.js';
+import { isAlive } from '../environment/control-plane.js';
 import { createCapiCluster } from '../support/capi-cluster.js';
 import {
   adminObjects,
@@ -18,7 +18,7 @@ import { acknowledgeControllerDenials } from '../support/audit.js';
 import { eventually } from '../support/eventually.js';
 import { gcpFixture } from '../support/fixtures/gcp.js';
 import { objectsFor } from '../support/kube-client.js';
-import { CONTROLLER_GROUPS, CONTROLLER_USER } from '../../hack/controller-rbac.js';
+import { CONTROLLER_GROUPS, CONTROLLER_USER } from '../environment/controller-rbac.js';
 import {
   CONFIG_MAP,
   ROLE,

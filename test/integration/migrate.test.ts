@@ -8,7 +8,7 @@ import {
   VALIDATING_ADMISSION_POLICY_BINDING,
 } from '../../src/kube/builtin-resources.js';
 import { runMigrate } from '../../src/cli/migrate/command.js';
-import { IDENTITIES } from '../../hack/control-plane.js';
+import { IDENTITIES } from '../environment/control-plane.js';
 import { auditEventsSince, auditLogEnd } from '../support/audit.js';
 import { createCapiCluster, createUserData } from '../support/capi-cluster.js';
 import { adminObjects, controlPlane, identityConfig, uniqueName } from '../support/cluster.js';

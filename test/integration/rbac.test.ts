@@ -46,7 +46,7 @@ import {
   type Permission,
 } from '../support/manifests.js';
 import { startProgram, type ProgramProcess } from '../support/program.js';
-import { waitUntilAuthorized } from '../../hack/controller-rbac.js';
+import { waitUntilAuthorized } from '../environment/controller-rbac.js';
 import { namespaceEvents } from '../support/events.js';
 import { capiMachines, mapiMachines } from '../support/machines.js';
 

@@ -1,6 +1,7 @@
 // The CAPI Cluster that Cluster API's reconcilers (running next to the test API server, see
-// hack/control-plane.ts) need before they act on MachineSets and Machines in a namespace: until
-// the Cluster named in spec.clusterName exists, the MachineSet reconciler only returns errors.
+// test/environment/control-plane.ts) need before they act on MachineSets and Machines in a
+// namespace: until the Cluster named in spec.clusterName exists, the MachineSet reconciler only
+// returns errors.
 import { readFile } from 'node:fs/promises';
 import { SECRET } from '../../src/kube/builtin-resources.js';
 import { adminObjects, controlPlane } from './cluster.js';

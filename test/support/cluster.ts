@@ -1,8 +1,8 @@
 // Helpers that give each test its own namespaces and clients on the shared control plane.
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { ControlPlane, IdentityName } from '../../hack/control-plane.js';
-import { grantControllerRbac } from '../../hack/controller-rbac.js';
+import type { ControlPlane, IdentityName } from '../environment/control-plane.js';
+import { grantControllerRbac } from '../environment/controller-rbac.js';
 import { NAMESPACE, SERVICE_ACCOUNT } from '../../src/kube/builtin-resources.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import type { ObjectClient } from '../../src/kube/objects.js';
@@ -44,7 +44,7 @@ export function controllerConfig(): KubeConfig {
   return identityConfig('mapi-capi-sync');
 }
 
-/** A fresh KubeConfig of one of the controllers' identities (IDENTITIES in hack/control-plane.ts). */
+/** A fresh KubeConfig of one of the controllers' identities (IDENTITIES in test/environment/control-plane.ts). */
 export function identityConfig(identity: IdentityName): KubeConfig {
   return loadKubeConfig({ path: controlPlane().identityKubeconfigPaths[identity], env: {} });
 }

@@ -1,6 +1,6 @@
 // Runs the real controller in-process against the test control plane, one per test.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { UNADMITTED_LABEL } from '../../hack/control-plane.js';
+import { UNADMITTED_LABEL } from '../environment/control-plane.js';
 import type { Infrastructure, KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import {
   startController,
@@ -139,7 +139,7 @@ export async function setInfrastructure(
 }
 
 /** The Infrastructure the control plane starts with (AWS, demo-abc12, us-east-1). */
-export { DEFAULT_INFRASTRUCTURE } from '../../hack/control-plane.js';
+export { DEFAULT_INFRASTRUCTURE } from '../environment/control-plane.js';
 
 /**
  * The object, labelled as one machine-api-operator's admission webhooks never saw: created while

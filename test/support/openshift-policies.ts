@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { IDENTITIES } from '../../hack/control-plane.js';
+import { IDENTITIES } from '../environment/control-plane.js';
 import { installForTheTest } from './admission.js';
 import { rewriteManifests, type ManifestObject } from './manifests.js';
 

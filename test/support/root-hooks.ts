@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startControlPlane, type ControlPlane } from '../../hack/control-plane.js';
+import { startControlPlane, type ControlPlane } from '../environment/control-plane.js';
 import { deleteAdmissionPolicies } from './admission.js';
 import { auditLogEnd, controllerDenialsSince } from './audit.js';
 import { deleteTestNamespaces, setControlPlane } from './cluster.js';

@@ -20,20 +20,20 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
-import { CUSTOM_RESOURCE_DEFINITION } from '../src/kube/builtin-resources.js';
+import { CUSTOM_RESOURCE_DEFINITION } from '../../src/kube/builtin-resources.js';
 import {
   CONTROLLER_GROUPS,
   CONTROLLER_USER,
   grantControllerClusterRbac,
 } from './controller-rbac.js';
-import { clusterAccess } from '../src/kube/cluster-access.js';
-import { currentContext } from '../src/kube/kubeconfig.js';
-import { KubeClient } from '../src/kube/http-client.js';
-import { ObjectClient } from '../src/kube/objects.js';
+import { clusterAccess } from '../../src/kube/cluster-access.js';
+import { currentContext } from '../../src/kube/kubeconfig.js';
+import { KubeClient } from '../../src/kube/http-client.js';
+import { ObjectClient } from '../../src/kube/objects.js';
 
-const REPO_ROOT = resolve(import.meta.dirname, '..');
-/** The test environment's Go modules. */
-const ENVIRONMENT_DIR = join(REPO_ROOT, 'test', 'environment');
+const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+/** The neighbours' Go modules (one per neighbour) and the demo's list of them. */
+const NEIGHBOURS_DIR = join(import.meta.dirname, 'neighbours');
 
 export interface ControlPlaneOptions {
   /** Working directory for data, credentials, logs and the kubeconfig. */
@@ -199,7 +199,7 @@ export function ensureNeighbours(names: readonly NeighbourName[] = []): string {
 
 /** The neighbours the demo runs (neighbours/demo.list, which hack/build-all.sh --demo builds). */
 export function demoNeighbours(): NeighbourName[] {
-  const list = readFileSync(join(ENVIRONMENT_DIR, 'neighbours', 'demo.list'), 'utf8');
+  const list = readFileSync(join(NEIGHBOURS_DIR, 'demo.list'), 'utf8');
   const names = list.split('\n').filter((line) => line.trim() && !line.startsWith('#'));
   const unknown = names.filter((name) => !NEIGHBOURS.some((spec) => spec.name === name));
   if (unknown.length)
@@ -799,10 +799,11 @@ const NEIGHBOURS: readonly NeighbourSpec[] = [
 
 /** The version of `module` required by neighbours/<name>/go.mod. */
 async function neighbourVersion(name: NeighbourName, module: string): Promise<string> {
-  const goMod = await readFile(join(ENVIRONMENT_DIR, 'neighbours', name, 'go.mod'), 'utf8');
+  const goMod = await readFile(join(NEIGHBOURS_DIR, name, 'go.mod'), 'utf8');
   const escaped = module.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const match = new RegExp(`^\\s*(?:require\\s+)?${escaped}\\s+(v\\S+)`, 'm').exec(goMod);
-  if (!match?.[1]) throw new Error(`test/environment/neighbours/${name}/go.mod does not require ${module}`);
+  if (!match?.[1])
+    throw new Error(`test/environment/neighbours/${name}/go.mod does not require ${module}`);
   return match[1];
 }
 

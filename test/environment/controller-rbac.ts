@@ -5,9 +5,9 @@
 // openshift-cluster-api in whichever namespaces a controller runs on (tests use their own), their
 // subjects unchanged. Nothing more: a permission the manifests lack fails here as in a cluster.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeObject } from '../src/api/types.js';
-import { NAMESPACE, SUBJECT_ACCESS_REVIEW } from '../src/kube/builtin-resources.js';
-import type { ObjectClient } from '../src/kube/objects.js';
+import type { KubeObject } from '../../src/api/types.js';
+import { NAMESPACE, SUBJECT_ACCESS_REVIEW } from '../../src/kube/builtin-resources.js';
+import type { ObjectClient } from '../../src/kube/objects.js';
 import {
   bindsTo,
   CAPI_NAMESPACE,
@@ -16,7 +16,7 @@ import {
   MAPI_NAMESPACE,
   SERVICE_ACCOUNT,
   type ManifestObject,
-} from '../test/support/manifests.js';
+} from '../support/manifests.js';
 
 export { CONTROLLER_USER };
 
