@@ -5,17 +5,12 @@
 //     the controller in-process with Cluster API and machine-api-operator, Machines included.
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import {
-  BENCH_USAGE,
-  BenchUsageError,
-  parseBenchArgs,
-  type SyncBenchOptions,
-} from './bench/cli.js';
-import { buildProgram, ControllerProcess } from './bench/controller-process.js';
-import { FloorProcess } from './bench/floor-process.js';
-import { runMachinesScenario } from './bench/machines-scenario.js';
-import { renderTable, renderWrites, type BenchResults } from './bench/report.js';
-import { CAPI_NAMESPACE, MAPI_NAMESPACE, runSubject } from './bench/run.js';
+import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type SyncBenchOptions } from './cli.js';
+import { buildProgram, ControllerProcess } from './controller-process.js';
+import { FloorProcess } from './floor-process.js';
+import { runMachinesScenario } from './machines-scenario.js';
+import { renderTable, renderWrites, type BenchResults } from './report.js';
+import { CAPI_NAMESPACE, MAPI_NAMESPACE, runSubject } from './run.js';
 
 async function runSideBySide(options: SyncBenchOptions): Promise<void> {
   const { machineSets, workers, floorConcurrency, phases } = options;

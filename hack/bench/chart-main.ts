@@ -1,8 +1,8 @@
 // Renders the results of `npm run bench` as an SVG chart:
 //   npm run bench:chart -- RESULTS.json [--out chart.svg]
 import { readFile, writeFile } from 'node:fs/promises';
-import { readResults, renderChart } from './bench/chart.js';
-import { BenchUsageError, CHART_USAGE, parseChartArgs } from './bench/cli.js';
+import { readResults, renderChart } from './chart.js';
+import { BenchUsageError, CHART_USAGE, parseChartArgs } from './cli.js';
 
 async function main(): Promise<number> {
   let options: ReturnType<typeof parseChartArgs>;
