@@ -390,7 +390,7 @@ describe('deployment manifests', function () {
         expect(['bind', 'escalate', 'impersonate', 'deletecollection']).to.not.include(g.verb);
         // patch only where it is guarded: finalizers (JSON-patch test), owned status fields and
         // annotations (resourceVersion), on the MachineSets, Machines, infrastructure machines
-        // and CAPO's OpenStackServers
+        // and CAPO's OpenStackServers and CAPV's VSphereVMs
         if (g.verb === 'patch') {
           expect(
             [
@@ -400,6 +400,7 @@ describe('deployment manifests', function () {
               'machines/status',
               ...INFRASTRUCTURE_MACHINE_RESOURCES,
               'openstackservers',
+              'vspherevms',
             ],
             permissionKey(g),
           ).to.include(g.resource);
