@@ -273,7 +273,7 @@ describe('deployment manifests', function () {
     ]);
     expect(container!.livenessProbe?.httpGet).to.deep.equal({ path: '/healthz', port: 'health' });
     expect(container!.readinessProbe?.httpGet).to.deep.equal({ path: '/readyz', port: 'health' });
-    expect(container!.resources).to.deep.equal({ requests: { cpu: '10m', memory: '100Mi' } });
+    expect(container!.resources).to.deep.equal({ requests: { cpu: '10m', memory: '120Mi' } });
     expect(container!.volumeMounts).to.deep.include({ name: 'tmp', mountPath: '/tmp' });
 
     // Service → pods, ServiceMonitor → Service, PDB → pods
