@@ -28,7 +28,7 @@ import {
   checkCredentialsSecret,
   checkDeviceIndex,
   checkLoadBalancers,
-} from './machine-api-only.js';
+} from './kept-from-current.js';
 import type { Conversion, ConversionContext, ProviderConversion } from '../types.js';
 import { quote } from '../common/quote.js';
 

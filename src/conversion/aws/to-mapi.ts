@@ -12,7 +12,7 @@ import type { Conversion, ReverseContext } from '../types.js';
 import { withoutClusterTags } from '../common/cluster-tags.js';
 import type { Infrastructure } from '../../api/types.js';
 import { IP_FAMILY_FIELDS, ipFamilySettings, readIpFamily } from './ip-family.js';
-import { keptFromCurrent } from './machine-api-only.js';
+import { keptFromCurrent } from './kept-from-current.js';
 import { type ForwardConversion, preferCurrent } from './prefer-current.js';
 import {
   checkBootstrap,

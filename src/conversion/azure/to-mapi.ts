@@ -7,7 +7,7 @@
 // converter would refuse is never written.
 import { ObjectReader, withoutUndefined, type JsonObject } from '../common/field-reader.js';
 import type { Conversion, ReverseContext } from '../types.js';
-import { keepCurrentSpellings, keptFieldDefaults } from './kept-fields.js';
+import { keepCurrentSpellings, keptFieldDefaults } from './kept-from-current.js';
 import { AZURE_PLATFORM, MAPI_API_VERSIONS } from './platform.js';
 import { KEEP_ON_CLUSTER_API, TemplateReport } from './template-report.js';
 import { convertAzureProviderSpec } from './to-capi.js';

@@ -6,7 +6,7 @@ import type { PlatformConverter } from '../types.js';
 import { openstackMachineIdentity } from './machine-identity.js';
 import { openstackToMapi } from './to-mapi.js';
 
-export { KEPT_FROM_CURRENT } from './kept-fields.js';
+export { KEPT_FROM_CURRENT } from './kept-from-current.js';
 
 export const openstackConverter: PlatformConverter = {
   ...OPENSTACK_PLATFORM,

@@ -16,7 +16,7 @@ import { reverseAdditionalBlockDevices, reverseRootVolume } from './to-mapi-volu
 import { convertNetworks, userManagedLoadBalancer, virtualIps } from './ports.js';
 import { requireUuid } from './filters.js';
 import { quote } from '../common/quote.js';
-import { keptFromCurrent } from './kept-fields.js';
+import { keptFromCurrent } from './kept-from-current.js';
 import { API_VERSIONS, DEFAULT_CLOUDS_SECRET, KIND, MAX_METADATA_LENGTH } from './constants.js';
 
 /**

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { Infrastructure } from '../../../../src/api/types.js';
 import { awsConverter } from '../../../../src/conversion/aws/index.js';
 import { tagMap } from '../../../../src/conversion/common/cluster-tags.js';
-import { KEPT_FROM_CURRENT } from '../../../../src/conversion/aws/machine-api-only.js';
+import { KEPT_FROM_CURRENT } from '../../../../src/conversion/aws/kept-from-current.js';
 import { MAPI_TYPE_META } from '../../../../src/conversion/aws/to-mapi.js';
 import type { ProviderConversion, ReverseContext } from '../../../../src/conversion/types.js';
 import { keptFields, normalProviderSpec, REGION } from './arbitraries.js';

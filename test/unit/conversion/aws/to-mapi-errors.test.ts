@@ -1,7 +1,7 @@
 // CAPI → MAPI for AWS: every field error and warning, and the fields kept from the MAPI
 // MachineSet's current providerSpec.
 import { expect } from 'chai';
-import { KEPT_FROM_CURRENT } from '../../../../src/conversion/aws/machine-api-only.js';
+import { KEPT_FROM_CURRENT } from '../../../../src/conversion/aws/kept-from-current.js';
 import type { ReverseContext } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors, expectOk } from '../../../support/conversion.js';
 import {

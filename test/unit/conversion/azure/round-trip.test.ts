@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../../../src/api/types.js';
 import { azureConverter } from '../../../../src/conversion/azure/index.js';
-import { KEPT_FROM_CURRENT } from '../../../../src/conversion/azure/kept-fields.js';
+import { KEPT_FROM_CURRENT } from '../../../../src/conversion/azure/kept-from-current.js';
 import { canonicalDecimalQuantity } from '../../../../src/conversion/azure/quantity.js';
 import { expectOk } from '../../../support/conversion.js';
 import { compact, INFRA, mapiProviderSpec, RG, templateSpec } from './arbitraries.js';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Infrastructure } from '../../../../src/api/types.js';
 import { azureConverter } from '../../../../src/conversion/azure/index.js';
-import { KEPT_FROM_CURRENT } from '../../../../src/conversion/azure/kept-fields.js';
+import { KEPT_FROM_CURRENT } from '../../../../src/conversion/azure/kept-from-current.js';
 import type { Conversion, ReverseContext } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors, expectOk } from '../../../support/conversion.js';
 
