@@ -141,3 +141,29 @@ export function checkCredentialsSecretName(
     `is ${quote(name)}, but ${why}; set the name to ${defaultName} or remove credentialsSecret.`,
   );
 }
+
+/**
+ * The credentialsSecret kept on the way back where Cluster API connects with credentials of its
+ * own (`whose`, e.g. "the credentials of the cluster's VSphereCluster"): always `defaultName`,
+ * the only one it can honour, with a warning when the current providerSpec names another.
+ */
+export function keptCredentialsSecret(
+  current: Record<string, unknown>,
+  defaultName: string,
+  whose: string,
+  report: ConversionReport,
+): { name: string } {
+  const secret = current.credentialsSecret;
+  const name = isJsonObject(secret) ? secret.name : undefined;
+  const unset =
+    secret === undefined ||
+    secret === null ||
+    (isJsonObject(secret) && (name === undefined || name === null || name === ''));
+  if (!unset && name !== defaultName) {
+    report.warn(
+      "credentialsSecret of the Machine API MachineSet's providerSpec is set to " +
+        `${defaultName}: Cluster API machines are created with ${whose}.`,
+    );
+  }
+  return { name: defaultName };
+}

@@ -2,6 +2,7 @@
 // MachineSet has now, so that a round trip through Cluster API loses nothing. Only values the
 // MAPI → CAPI converter accepts are kept; others give way to the platform default.
 import { ConversionReport, isJsonObject, type JsonObject } from '../common/field-reader.js';
+import { keptCredentialsSecret } from '../common/provider-spec.js';
 import { DEFAULT_CREDENTIALS_SECRET, LOAD_BALANCER_TYPES } from './names.js';
 
 /**
@@ -25,29 +26,20 @@ export function keptFromCurrent(
   report: ConversionReport,
 ): KeptFields {
   const fields = isJsonObject(current) ? current : {};
-  const kept: KeptFields = { credentialsSecret: credentialsSecretOf(fields, report) };
+  const kept: KeptFields = {
+    credentialsSecret: keptCredentialsSecret(
+      fields,
+      DEFAULT_CREDENTIALS_SECRET,
+      'the IBM Cloud credentials of the Cluster API provider',
+      report,
+    ),
+  };
   // No machine controller reads it; kept only so that the providerSpec stays as written.
   const metadata = fields.metadata;
   if (isJsonObject(metadata)) kept.metadata = structuredClone(metadata);
   const loadBalancers = loadBalancersOf(fields, controlPlane, report);
   if (loadBalancers !== undefined) kept.loadBalancers = loadBalancers;
   return kept;
-}
-
-/** Cluster API machines use the provider's credentials, so only the default name is valid. */
-function credentialsSecretOf(fields: JsonObject, report: ConversionReport): { name: string } {
-  const secret = fields.credentialsSecret;
-  const name = isJsonObject(secret) ? secret.name : undefined;
-  if (secret !== undefined && secret !== null && name !== DEFAULT_CREDENTIALS_SECRET) {
-    const unset = isJsonObject(secret) && (name === undefined || name === null || name === '');
-    if (!unset) {
-      report.warn(
-        `credentialsSecret ${WHERE} is set to ${DEFAULT_CREDENTIALS_SECRET}: Cluster API ` +
-          'machines are created with the IBM Cloud credentials of the Cluster API provider.',
-      );
-    }
-  }
-  return { name: DEFAULT_CREDENTIALS_SECRET };
 }
 
 /**
