@@ -416,18 +416,36 @@ function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
 }
 
-/** The whole body as text; rejects when the connection closes before the end. */
+/**
+ * The whole body as text; rejects when the connection closes before the end. Its listeners go
+ * once it settles: node's https agent keeps the first request of a kept-alive TLS connection (and
+ * so its response) for the connection's life, and a listener left on that response would keep
+ * this promise and its text, a whole list of the fleet, alive as long.
+ */
 function readBody(response: http.IncomingMessage): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('error', reject);
-    response.on('close', () => {
-      if (!response.complete) reject(new Error('connection closed mid-response'));
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    let chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const settle = (outcome: () => void) => {
+      response.off('data', onData).off('close', onClose).off('end', onEnd);
+      // An error after the end still has a listener, one that holds nothing.
+      response.off('error', onError).on('error', ignoreError);
+      chunks = [];
+      outcome();
+    };
+    const onError = (err: Error) => settle(() => reject(err));
+    const onClose = () => {
+      if (!response.complete) settle(() => reject(new Error('connection closed mid-response')));
+    };
+    const onEnd = () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      settle(() => resolve(text));
+    };
+    response.on('data', onData).on('error', onError).on('close', onClose).on('end', onEnd);
   });
 }
+
+function ignoreError(): void {}
 
 function summary(body: string): string {
   try {
