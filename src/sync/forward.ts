@@ -11,7 +11,6 @@ import type { Conversion, PlatformConverter } from '../conversion/types.js';
 import {
   AUTHORITY_ANNOTATION,
   FINALIZER,
-  MIRROR_UID_ANNOTATION,
   PAUSED_ANNOTATION,
   PAUSED_VALUE,
 } from '../model/markers.js';
@@ -26,7 +25,6 @@ import {
 import { formatFieldErrors, reportFailure, reportState, type ReportingObject } from './report.js';
 import {
   addFinalizer,
-  annotate,
   done,
   hasFinalizer,
   isPaused,
@@ -149,7 +147,6 @@ export function planForward<C extends CapiMirror>(
   return (
     f.companion(mirror) ??
     updateMirror(f, mirror) ??
-    recordMirror(f, mirror) ??
     (hasFinalizer(mirror)
       ? undefined
       : addFinalizer(mirror, `adding finalizer to ${f.capiNoun}`)) ??
@@ -218,21 +215,6 @@ function updateMirror<C extends CapiMirror>(f: Forward<C>, mirror: C): Step | un
     note: isPaused(mirror) && !f.paused ? `unpausing ${f.capiNoun}` : `updating ${f.capiNoun}`,
     failure: f.reasons.UpdateFailed,
     events: f.events,
-  };
-}
-
-/**
- * A paused mirror records its own uid, the proof that it is ours should its MAPI side go while
- * nothing holds it (our finalizer removed at an uninstall): a copy records another uid.
- */
-function recordMirror<C extends CapiMirror>(f: Forward<C>, mirror: C): Step | undefined {
-  const uid = mirror.metadata.uid;
-  if (!f.paused || !uid || mirror.metadata.annotations?.[MIRROR_UID_ANNOTATION] === uid) {
-    return undefined;
-  }
-  return {
-    ...annotate(mirror, { [MIRROR_UID_ANNOTATION]: uid }, `recording the ${f.capiNoun} as ours`),
-    failure: f.reasons.UpdateFailed,
   };
 }
 

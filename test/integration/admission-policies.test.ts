@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { MapiMachineSet } from '../../src/api/types.js';
+import type { KubeObject, MapiMachineSet } from '../../src/api/types.js';
+import { MIRROR_UID_ANNOTATION } from '../../src/model/markers.js';
 import {
   VALIDATING_ADMISSION_POLICY,
   VALIDATING_ADMISSION_POLICY_BINDING,
@@ -277,6 +278,19 @@ describe('admission policies', function () {
       await mergePatchAs(person, mirror, { metadata: { labels: { team: 'a' } } }, true),
       "other labels are the person's own",
     ).to.equal(undefined);
+    // The uninstall (hack/release-finalizers.sh, run by a person) records the mirror's own uid;
+    // any other value is refused.
+    const { uid } = (await mapi.get<KubeObject>({ ...CAPI, namespace: ctrl.capiNamespace, name }))
+      .metadata;
+    const record = (value: string) => ({
+      metadata: { annotations: { [MIRROR_UID_ANNOTATION]: value } },
+    });
+    expect(await mergePatchAs(person, mirror, record('another-uid'))).to.contain(
+      `(${MIRROR_UID_ANNOTATION})`,
+    );
+    expect(await mergePatchAs(person, mirror, record(uid!), true), 'its own uid').to.equal(
+      undefined,
+    );
 
     for (const identity of ['mapi-capi-sync', 'cluster-api', 'machine-api-operator'] as const) {
       expect(await mergePatchAs(configOf(identity), mirror, scale, true), identity).to.equal(

@@ -39,10 +39,9 @@ async function list<T extends KubeObject>(resource: typeof MAPI, namespace: stri
 /**
  * Writes per Machine while it is created and mirrored (see the creation phase). The CAPI mirror's
  * status follows each machine-api-operator status write we see on its own; how many of them we
- * see apart, rather than folded into one, depends on how fast our writes are answered. One more
- * patch of the CAPI mirror records its own uid, once it has one.
+ * see apart, rather than folded into one, depends on how fast our writes are answered.
  */
-const MACHINE_LIMITS = { mapiPatch: 5, capiPatch: 6 };
+const MACHINE_LIMITS = { mapiPatch: 5, capiPatch: 5 };
 
 describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
   this.timeout(900_000);
@@ -93,7 +92,7 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
     await writesQuiet(writes, 5_000);
     const created = writes.take();
     // Per MachineSet: finalizer, True (MAPI patches); the mirror; its
-    // template; the mirror's record of its own uid; the mirror's status. machine-api-operator copies spec.authoritativeAPI into
+    // template; the mirror's status. machine-api-operator copies spec.authoritativeAPI into
     // status as we do, and whichever comes first writes it. It writes MAPI status as a merge
     // patch of its whole conditions list (client.MergeFrom, no resourceVersion): when its view
     // predates our condition, it drops it and we write it once more. It also changes the replica
@@ -104,7 +103,7 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
       'machine.openshift.io/v1beta1/MachineSet patch': 4,
       'cluster.x-k8s.io/v1beta2/MachineSet create': 1,
       'infrastructure.cluster.x-k8s.io/v1beta2/AWSMachineTemplate create': 1,
-      'cluster.x-k8s.io/v1beta2/MachineSet patch': 3,
+      'cluster.x-k8s.io/v1beta2/MachineSet patch': 2,
       // Each MachineSet's Machine: finalizer, True, and True again at a
       // new generation once the instance has its providerID; the mirror and its AWSMachine,
       // updated if the providerID came after them; the mirror's status as the machine moves on.

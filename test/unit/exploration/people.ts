@@ -1,7 +1,12 @@
 // What a person (or the autoscaler, or GitOps) does, as steps of a scenario's script: each may
 // happen between any two steps of the other actors, in the script's order.
 import type { KubeObject } from '../../../src/api/types.js';
-import { FINALIZER } from '../../../src/model/markers.js';
+import {
+  AUTHORITY_ANNOTATION,
+  FINALIZER,
+  MIRROR_UID_ANNOTATION,
+  PAUSED_ANNOTATION,
+} from '../../../src/model/markers.js';
 import { CAPI_GROUP, MAPI_GROUP, type Authority, type Cluster, type State } from './cluster.js';
 import {
   capiMachines,
@@ -75,14 +80,29 @@ export const people = {
       return set && ((c) => c.patchSpec(set, { replicas }));
     },
   }),
-  /** As docs/deployment.md says: stop the controller, then hack/release-finalizers.sh. */
+  /**
+   * As docs/deployment.md says: stop the controller, then hack/release-finalizers.sh, which
+   * records a paused mirror's own uid as it releases it, when its MAPI object exists.
+   */
   uninstall: (): PersonAction => ({
     says: 'uninstalls the controller (stops it, runs hack/release-finalizers.sh)',
     run: () => (c) => {
       c.state.installed = false;
-      for (const group of [MAPI_GROUP, CAPI_GROUP]) {
-        for (const kind of ['MachineSet', 'Machine']) {
-          for (const object of c.list(group, kind)) c.removeFinalizer(object, FINALIZER);
+      for (const kind of ['MachineSet', 'Machine']) {
+        const mapiNames = new Set(c.list(MAPI_GROUP, kind).map((o) => o.metadata.name));
+        for (const object of c.list(MAPI_GROUP, kind)) c.removeFinalizer(object, FINALIZER);
+        for (const mirror of c.list(CAPI_GROUP, kind)) {
+          if (!mirror.metadata.finalizers?.includes(FINALIZER)) continue;
+          const annotations = mirror.metadata.annotations ?? {};
+          const recordable =
+            PAUSED_ANNOTATION in annotations &&
+            annotations[AUTHORITY_ANNOTATION] === 'MachineAPI' &&
+            !annotations[MIRROR_UID_ANNOTATION] &&
+            mapiNames.has(mirror.metadata.name);
+          // One patch in the script: the record first here, since the release may end the object.
+          if (recordable)
+            c.annotate(mirror, { [MIRROR_UID_ANNOTATION]: mirror.metadata.uid ?? '' });
+          c.removeFinalizer(mirror, FINALIZER);
         }
       }
     },

@@ -19,7 +19,6 @@ describe('planMachine: convergence', () => {
       'patch', // our finalizer
       'create', // CAPI Machine
       'create', // AWSMachine
-      'patch', // the mirror's record of its own uid
       'patch', // mirror status
       'patch', // Synchronized=True
     ]);
