@@ -4,7 +4,8 @@
 //   floor       src/model/, src/api/         markers, naming, Kubernetes name rules, API groups, object shapes
 //   conversion  src/conversion/              pure MAPI ⇄ CAPI conversion
 //   core        src/sync/, src/migration/    pure planners
-//   shell       src/kube/, src/controller/, src/status/, src/observability/, src/clock.ts, src/logging.ts
+//   shell       src/kube/, src/runtime/, src/controller/, src/status/, src/observability/, src/clock.ts,
+//               src/logging.ts
 //   entry       src/main.ts, src/cli/, src/options.ts, src/version.ts
 // Every module of src/ sits in one layer.
 const LAYERS = [
@@ -13,7 +14,7 @@ const LAYERS = [
   { name: 'core', path: '^src/(sync|migration)/' },
   {
     name: 'shell',
-    path: '^src/((kube|controller|status|observability)/|(clock|logging)\\.ts$)',
+    path: '^src/((kube|runtime|controller|status|observability)/|(clock|logging)\\.ts$)',
   },
   { name: 'entry', path: '^src/(cli/|(main|options|version)\\.ts$)' },
 ];
@@ -83,6 +84,15 @@ export default {
       severity: 'error',
       from: { path: '^src/sync/(machine|machine-set)/' },
       to: { path: '^src/sync/(machine|machine-set)/', pathNot: '^src/sync/$1/' },
+    },
+    {
+      name: 'runtime-without-kinds',
+      comment:
+        'The runtime (src/runtime/: manager, queue, workers, the step loop) serves any kind: it ' +
+        "imports nothing of the controllers of src/controller/ nor of one kind's planners.",
+      severity: 'error',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/(controller|migration|sync/machine-set|sync/machine)/' },
     },
     {
       name: 'controller-without-client-node',

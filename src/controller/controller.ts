@@ -19,6 +19,7 @@ import {
   CAPI_MACHINE_SET,
   INFRASTRUCTURE,
   INFRASTRUCTURE_NAME,
+  infrastructureResource,
   MAPI_MACHINE,
   MAPI_MACHINE_SET,
   resourcePath,
@@ -28,19 +29,15 @@ import { createObjectWriter } from '../kube/writer.js';
 import type { ClusterFacts } from '../status/operator-status.js';
 import type { Logger } from '../logging.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
-import { CONTROLLER_NAME, CONTROLLER_NAMES, type Metrics } from '../observability/metrics.js';
+import { CONTROLLER_NAME, type Metrics } from '../observability/metrics.js';
 import type { WorkerProgress } from '../observability/progress.js';
-import { asCache } from './caches.js';
-import {
-  attachWatches,
-  machineController,
-  machineSetController,
-  type Controller,
-  type Sources,
-} from './controllers.js';
+import { attachWatches, dispatch } from '../runtime/controllers.js';
+import { asCache, KindInformers, Manager } from '../runtime/manager.js';
+import { runWorkers } from '../runtime/workers.js';
+import { WorkQueue } from '../runtime/workqueue.js';
+import { machineController, machineSetController, type Sources } from './controllers.js';
 import { machineReconciler, type MachineReconciler } from './machine-reconciler.js';
-import { KindInformers, Manager } from './manager.js';
-import { clusterPlatform, infrastructureResource } from './mirror-reconciler.js';
+import { clusterPlatform } from './mirror-reconciler.js';
 import {
   machineSetReconciler,
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
@@ -53,10 +50,7 @@ import {
   type ReconcilerOptions,
   type Reconciler,
 } from './reconciler.js';
-import type { ReconcileResult } from './step-reconciler.js';
 import { machineSetOf } from './watches.js';
-import { runWorkers } from './workers.js';
-import { WorkQueue } from './workqueue.js';
 
 export interface ControllerOptions {
   /** Every request but watches is bounded by its timeout. */
@@ -193,43 +187,6 @@ function reconcilers(
       ...shared,
     }),
   };
-}
-
-/** Hands a key to the controller of its kind. */
-function dispatch(
-  controllers: Controller[],
-  metrics: Metrics | undefined,
-): (key: string) => Promise<ReconcileResult> {
-  return async (key) => {
-    for (const controller of controllers) {
-      const name = controller.nameOf(key);
-      if (name !== undefined) return reconcileCounted(controller, name, metrics);
-    }
-    return {};
-  };
-}
-
-/** Reconciles one object; counts the outcome in its controller's metrics. */
-async function reconcileCounted(
-  controller: Controller,
-  name: string,
-  metrics: Metrics | undefined,
-): Promise<ReconcileResult> {
-  const label = CONTROLLER_NAMES[controller.kind];
-  const started = performance.now();
-  try {
-    const result = await controller.reconcile(name);
-    const outcome = result.retry
-      ? 'requeue'
-      : result.requeueAfterMs === undefined
-        ? 'success'
-        : 'requeue_after';
-    metrics?.reconciled(label, outcome, (performance.now() - started) / 1000);
-    return result;
-  } catch (err) {
-    metrics?.reconciled(label, 'error', (performance.now() - started) / 1000);
-    throw err;
-  }
 }
 
 /** What the caches say about the cluster, for the ClusterOperator status. */

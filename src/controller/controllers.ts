@@ -11,23 +11,21 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../api/types.js';
-import type { Informer, InformerHandler } from '../kube/informer.js';
+import type { Informer } from '../kube/informer.js';
 import { migrationWantedOrUnderWay } from '../migration/handshake.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
-import type { CONTROLLER_NAMES } from '../observability/metrics.js';
 import type { MachineReconciler } from './machine-reconciler.js';
-import type { KindInformers } from './manager.js';
 import {
   MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
   type Reconciler,
 } from './reconciler.js';
-import type { ReconcileResult } from './step-reconciler.js';
+import { itself, watch, watchKinds, type Controller, type Watch } from '../runtime/controllers.js';
+import type { KindInformers } from '../runtime/manager.js';
 import {
   clusterIdentityChanged,
   infrastructureChanged,
-  itself,
   machineKey,
   machineName,
   machineOfInfrastructureMachine,
@@ -35,7 +33,6 @@ import {
   machineSetsReadingTemplate,
   machineSetsReleasedBy,
   machinesOfMachineSet,
-  type MapFunc,
 } from './watches.js';
 
 /** The informers the controllers watch, made by the manager. */
@@ -52,48 +49,6 @@ export interface Sources {
   templates: KindInformers<MachineTemplate>;
   /** The platform's infrastructure machines. */
   infrastructureMachines: KindInformers<InfrastructureMachine>;
-}
-
-/** An informer (or a family of them) feeding a map from its events to a controller's objects. */
-interface Watch {
-  /** `enqueue` gets each name an event wakes, and the writer when the change is our own write. */
-  attach(enqueue: (name: string, writer: string | undefined) => void): void;
-}
-
-/** Every event of `source` enqueues the names `map` gives. */
-function watch<T>(source: { on(handler: InformerHandler<T>): unknown }, map: MapFunc<T>): Watch {
-  return {
-    attach: (enqueue) => void source.on((e) => map(e).forEach((name) => enqueue(name, e.writer))),
-  };
-}
-
-/** Every event of an informer of the family enqueues the names the map of its kind gives. */
-function watchKinds<T extends KubeObject>(
-  source: KindInformers<T>,
-  mapFor: (kind: string) => MapFunc<T>,
-): Watch {
-  return {
-    attach: (enqueue) =>
-      source.on((kind) => {
-        const map = mapFor(kind);
-        return (e) => map(e).forEach((name) => enqueue(name, e.writer));
-      }),
-  };
-}
-
-export interface Controller {
-  /** What it reconciles, in logs and metrics. */
-  kind: keyof typeof CONTROLLER_NAMES;
-  /** The queue key of one of its objects. */
-  key(name: string): string;
-  /** The object a queue key names, when the key is this controller's. */
-  nameOf(key: string): string | undefined;
-  /** What wakes its objects. */
-  watches: Watch[];
-  /** Every object it knows of, for a resync. */
-  all(): string[];
-  /** Reconciles one object; its own writes are marked with its queue key, `key(name)`. */
-  reconcile(name: string): Promise<ReconcileResult>;
 }
 
 const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
@@ -158,20 +113,4 @@ export function machineController(sources: Sources, reconciler: MachineReconcile
     all,
     reconcile: (name) => reconciler.reconcile(name, machineKey(name)),
   };
-}
-
-/**
- * Connects every controller's watches to the queue: each name an event wakes is queued under its
- * controller's key, except for the writer of the change, whose reconcile observes afresh after
- * each of its writes anyway.
- */
-export function attachWatches(controllers: Controller[], add: (key: string) => void): void {
-  for (const controller of controllers) {
-    for (const watch of controller.watches) {
-      watch.attach((name, writer) => {
-        const key = controller.key(name);
-        if (key !== writer) add(key);
-      });
-    }
-  }
 }

@@ -10,20 +10,19 @@ import type {
   MapiMachineSet,
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { CAPI_MACHINE, MAPI_MACHINE } from '../kube/resources.js';
+import { CAPI_MACHINE, infrastructureResource, MAPI_MACHINE } from '../kube/resources.js';
 import { planMachineMigration } from '../migration/machine.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { planMachine } from '../sync/machine/plan.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
 import { MachineReason } from '../sync/conditions.js';
 import {
-  infrastructureResource,
   mirrorReconciler,
   type ClusterCaches,
   type MirrorKind,
   type MirrorReconcilerOptions,
 } from './mirror-reconciler.js';
-import type { ObjectCache, StepReconciler } from './step-reconciler.js';
+import type { ObjectCache, StepReconciler } from '../runtime/step-reconciler.js';
 import { owningMachineSetName } from './watches.js';
 
 export interface MachineCaches extends ClusterCaches {

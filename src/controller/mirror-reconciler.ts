@@ -6,7 +6,7 @@
 import type { SyncObserved } from '../sync/observed.js';
 import type { Infrastructure, KubeObject } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
-import { INFRASTRUCTURE_NAME, type Resource } from '../kube/resources.js';
+import { INFRASTRUCTURE_NAME, infrastructureResource } from '../kube/resources.js';
 import type { ReportingObject } from '../sync/report.js';
 import type { Step } from '../sync/steps.js';
 import {
@@ -15,7 +15,7 @@ import {
   type ObjectCache,
   type RefusalReasons,
   type StepReconcilerOptions,
-} from './step-reconciler.js';
+} from '../runtime/step-reconciler.js';
 
 /** The caches every kind reads the cluster's facts from. */
 export interface ClusterCaches {
@@ -83,16 +83,6 @@ export interface MirrorKind<
   writes(caches: C, converter: PlatformConverter | undefined): CachedResource[];
   /** How a refused write whose step names no failure reason is reported. */
   refusalReasons: RefusalReasons;
-}
-
-/** The resource of a platform's infrastructure kind (template or machine). */
-export function infrastructureResource(type: {
-  apiVersion: string;
-  kind: string;
-  plural: string;
-}): Resource {
-  const [group = '', version = ''] = type.apiVersion.split('/');
-  return { group, version, plural: type.plural, kind: type.kind, namespaced: true };
 }
 
 /** Which platform the cluster runs on: the override, else the Infrastructure's. */

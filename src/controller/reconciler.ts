@@ -28,9 +28,9 @@ import {
   type MirrorKind,
   type MirrorReconcilerOptions,
 } from './mirror-reconciler.js';
-import type { ObjectCache, StepReconciler } from './step-reconciler.js';
+import type { ObjectCache, StepReconciler } from '../runtime/step-reconciler.js';
 
-export type { ObjectCache } from './step-reconciler.js';
+export type { ObjectCache } from '../runtime/step-reconciler.js';
 
 export interface ReconcilerCaches extends ClusterCaches {
   mapiMachineSets: ObjectCache<MapiMachineSet>;

@@ -14,6 +14,7 @@ import type { InformerEvent } from '../kube/informer.js';
 import { CAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { controllingMachineSet } from '../sync/steps.js';
+import { change } from '../runtime/controllers.js';
 import { templateRef, templatesOf } from './reconciler.js';
 
 /** Machine keys share the queue with MachineSet names, which never contain a slash. */
@@ -23,23 +24,6 @@ export const machineKey = (name: string): string => `${MACHINE_PREFIX}${name}`;
 /** The Machine a queue key names; undefined for a MachineSet's key. */
 export const machineName = (key: string): string | undefined =>
   key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
-
-/** A watch's map: the names of the objects an event concerns. */
-export type MapFunc<T> = (event: InformerEvent<T>) => string[];
-
-/** The object before and after an event: absent before an add and after a delete. */
-export function change<T>(event: InformerEvent<T>): {
-  before: T | undefined;
-  after: T | undefined;
-} {
-  return {
-    before: event.type === 'add' ? undefined : event.type === 'update' ? event.old : event.object,
-    after: event.type === 'delete' ? undefined : event.object,
-  };
-}
-
-/** An object wakes itself: a MachineSet or a Machine, on either side. */
-export const itself = (event: InformerEvent<KubeObject>): string[] => [event.object.metadata.name];
 
 /** The name of the MachineSet of this API group that controls the object, if one does. */
 export function owningMachineSetName(object: KubeObject, groupPrefix: string): string | undefined {

@@ -69,6 +69,19 @@ export const INFRASTRUCTURE: Resource = {
 /** The Infrastructure singleton's name. */
 export const INFRASTRUCTURE_NAME = 'cluster';
 
+/** A kind of infrastructure object, as a platform's converter names it. */
+export interface InfrastructureType {
+  apiVersion: string;
+  kind: string;
+  plural: string;
+}
+
+/** The resource of a platform's infrastructure kind (template or machine). */
+export function infrastructureResource(type: InfrastructureType): Resource {
+  const [group = '', version = ''] = type.apiVersion.split('/');
+  return { group, version, plural: type.plural, kind: type.kind, namespaced: true };
+}
+
 function apiVersionOf(resource: Resource): string {
   return resource.group ? `${resource.group}/${resource.version}` : resource.version;
 }

@@ -2,7 +2,7 @@
 // dashboards and alerts work, plus gauges of MachineSets by sync state.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MapiMachineSet } from '../api/types.js';
-import type { WorkQueueMetrics } from '../controller/workqueue.js';
+import type { WorkQueueMetrics } from '../runtime/workqueue.js';
 import { findSynchronized } from '../sync/conditions.js';
 
 /** The shared work queue's name, and the MachineSet controller's. */

@@ -2,8 +2,8 @@
 // passes again once the writes go through.
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { runWorkers } from '../../src/controller/workers.js';
-import { WorkQueue } from '../../src/controller/workqueue.js';
+import { runWorkers } from '../../src/runtime/workers.js';
+import { WorkQueue } from '../../src/runtime/workqueue.js';
 import { CONFIG_MAP } from '../../src/kube/builtin-resources.js';
 import { isConflict } from '../../src/kube/errors.js';
 import { silentLogger } from '../../src/logging.js';

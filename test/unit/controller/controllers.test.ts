@@ -4,15 +4,14 @@
 import { expect } from 'chai';
 import type { KubeObject, MachineTemplate } from '../../../src/api/types.js';
 import {
-  attachWatches,
   machineController,
   machineSetController,
-  type Controller,
   type Sources,
 } from '../../../src/controller/controllers.js';
-import type { KindInformers } from '../../../src/controller/manager.js';
+import { attachWatches, type Controller } from '../../../src/runtime/controllers.js';
+import type { KindInformers } from '../../../src/runtime/manager.js';
 import { templatesOf } from '../../../src/controller/reconciler.js';
-import type { ReconcileResult } from '../../../src/controller/step-reconciler.js';
+import type { ReconcileResult } from '../../../src/runtime/step-reconciler.js';
 import { machineSetOf } from '../../../src/controller/watches.js';
 import type { Informer, InformerEvent, InformerHandler } from '../../../src/kube/informer.js';
 import { capiMachineSet, machineOwnedBy, machineTemplate } from './objects.js';

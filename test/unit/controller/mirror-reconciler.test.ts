@@ -10,7 +10,7 @@ import {
   type MirrorObserved,
   type ObservedSides,
 } from '../../../src/controller/mirror-reconciler.js';
-import type { ObjectCache } from '../../../src/controller/step-reconciler.js';
+import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import type { PlatformConverter } from '../../../src/conversion/types.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';
 import { MachineReason } from '../../../src/sync/conditions.js';

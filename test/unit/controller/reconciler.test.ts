@@ -11,7 +11,7 @@ import { FINALIZER } from '../../../src/model/markers.js';
 import { recordingLogger } from '../../support/logger.js';
 import { applyPatch } from '../../support/patch.js';
 import { FakeClock } from '../../support/fake-clock.js';
-import { refusalRetryDelay } from '../../../src/controller/step-reconciler.js';
+import { refusalRetryDelay } from '../../../src/runtime/step-reconciler.js';
 import {
   CAPI_NS,
   fakeConverter,

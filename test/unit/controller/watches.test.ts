@@ -11,11 +11,10 @@ import type {
 } from '../../../src/api/types.js';
 import type { InformerEvent } from '../../../src/kube/informer.js';
 import { templateRef } from '../../../src/controller/reconciler.js';
+import { change, itself } from '../../../src/runtime/controllers.js';
 import {
-  change,
   clusterIdentityChanged,
   infrastructureChanged,
-  itself,
   machineKey,
   machineName,
   machineOfInfrastructureMachine,

@@ -14,7 +14,7 @@ import type {
 import { MACHINE_MIRROR, type MachineCaches } from '../../../src/controller/machine-reconciler.js';
 import { planSubject, type PlanOptions } from '../../../src/controller/mirror-reconciler.js';
 import { MACHINE_SET_MIRROR, type ReconcilerCaches } from '../../../src/controller/reconciler.js';
-import type { ObjectCache } from '../../../src/controller/step-reconciler.js';
+import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import { awsConverter } from '../../../src/conversion/aws/index.js';
 import {
   CAPI_MACHINE_FINALIZER,

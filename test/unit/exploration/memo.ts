@@ -4,7 +4,7 @@
 // function of the answers, so the remembered reads form a tree: replaying the reads on another
 // state leads to the same decision, or to a branch not taken yet (then the planner runs).
 import type { KubeObject } from '../../../src/api/types.js';
-import type { ObjectCache } from '../../../src/controller/step-reconciler.js';
+import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 
 const ids = new WeakMap<object, number>();
 let nextId = 0;

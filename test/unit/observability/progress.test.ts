@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { runWorkers } from '../../../src/controller/workers.js';
-import { WorkQueue } from '../../../src/controller/workqueue.js';
+import { runWorkers } from '../../../src/runtime/workers.js';
+import { WorkQueue } from '../../../src/runtime/workqueue.js';
 import { silentLogger } from '../../../src/logging.js';
 import { ProgressTracker } from '../../../src/observability/progress.js';
 import { FakeClock, flush } from '../../support/fake-clock.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Clock } from '../../../src/clock.js';
-import { WorkQueue } from '../../../src/controller/workqueue.js';
+import { WorkQueue } from '../../../src/runtime/workqueue.js';
 
 /** A manual clock: timers fire only when the test advances time. */
 class FakeClock implements Clock {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { runWorkers } from '../../../src/controller/workers.js';
-import { WorkQueue } from '../../../src/controller/workqueue.js';
+import { runWorkers } from '../../../src/runtime/workers.js';
+import { WorkQueue } from '../../../src/runtime/workqueue.js';
 import { ProgressTracker } from '../../../src/observability/progress.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { recordingLogger } from '../../support/logger.js';

@@ -1,6 +1,6 @@
 // The manager owns the caches: every informer the controllers read is made here, and they are
 // started, synced and stopped together, those of a platform's kinds (made the first time the
-// platform asks for them) included.
+// platform asks for them) included. An informer doubles as the reconcilers' cache (asCache).
 import type { KubeObject } from '../api/types.js';
 import type { KubeClient } from '../kube/http-client.js';
 import {
@@ -9,9 +9,13 @@ import {
   type InformerHandler,
   type InformerOptions,
 } from '../kube/informer.js';
-import type { Resource } from '../kube/resources.js';
+import {
+  infrastructureResource,
+  type InfrastructureType,
+  type Resource,
+} from '../kube/resources.js';
 import type { Logger } from '../logging.js';
-import { infrastructureResource } from './mirror-reconciler.js';
+import type { ObjectCache } from './step-reconciler.js';
 
 export class Manager {
   /** What the manager does with each informer: start, sync and stop them together. */
@@ -64,13 +68,6 @@ export class Manager {
   }
 }
 
-/** A kind of infrastructure object, as a platform's converter names it. */
-export interface InfrastructureType {
-  apiVersion: string;
-  kind: string;
-  plural: string;
-}
-
 export interface KindInformersOptions<T> {
   namespace: string;
   /** Indexes every informer of the family keeps. */
@@ -121,4 +118,19 @@ export class KindInformers<T extends KubeObject> {
     void informer.waitForSync().then(onSynced, () => undefined);
     return informer;
   }
+}
+
+/**
+ * An informer doubles as the reconciler's cache: its store, plus our own writes, whose changes
+ * it emits at once to whatever they wake (marked with the writer, whom they do not wake).
+ */
+export function asCache<T extends KubeObject>(informer: Informer<T>): ObjectCache<T> {
+  return {
+    get: (key) => informer.get(key),
+    list: () => informer.list(),
+    byIndex: (name, value) => informer.byIndex(name, value),
+    hasSynced: () => informer.hasSynced(),
+    upsert: (object, writer) => informer.upsert(object, writer),
+    remove: (key, writer) => informer.remove(key, writer),
+  };
 }
