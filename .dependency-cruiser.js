@@ -86,6 +86,18 @@ export default {
       to: { path: '^src/sync/(machine|machine-set)/', pathNot: '^src/sync/$1/' },
     },
     {
+      name: 'controller-kinds',
+      comment:
+        'The MachineSet controller (src/controller/machine-set.ts) and the Machine controller ' +
+        '(src/controller/machine.ts) share code only through src/controller/mirror.ts.',
+      severity: 'error',
+      from: { path: '^src/controller/(machine|machine-set)\\.ts$' },
+      to: {
+        path: '^src/controller/(machine|machine-set)\\.ts$',
+        pathNot: '^src/controller/$1\\.ts$',
+      },
+    },
+    {
       name: 'runtime-without-kinds',
       comment:
         'The runtime (src/runtime/: manager, queue, workers, the step loop) serves any kind: it ' +

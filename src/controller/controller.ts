@@ -1,7 +1,7 @@
-// Wires the controller together: the manager and its caches, the work queue, one controller per
-// kind (controllers.ts) with its watches and its reconciler, the workers; readiness, health and
-// shutdown. A key goes queue → reconcile(key) → the controller of its kind → observe(name) →
-// plan(observed) → execute (step-reconciler.ts).
+// Wires the controller together: the manager and its caches, the work queue, the controller of
+// each kind (machine-set.ts, machine.ts) with its watches and its reconciler, the workers;
+// readiness, health and shutdown. A key goes queue → dispatch(key) → the controller of its kind →
+// observe(name) → plan(observed) → execute (../runtime/step-reconciler.ts).
 import type {
   Infrastructure,
   InfrastructureMachine,
@@ -35,22 +35,25 @@ import { attachWatches, dispatch } from '../runtime/controllers.js';
 import { asCache, KindInformers, Manager } from '../runtime/manager.js';
 import { runWorkers } from '../runtime/workers.js';
 import { WorkQueue } from '../runtime/workqueue.js';
-import { machineController, machineSetController, type Sources } from './controllers.js';
-import { machineReconciler, type MachineReconciler } from './machine-reconciler.js';
-import { clusterPlatform } from './mirror-reconciler.js';
+import { machineController, machineReconciler, type MachineReconciler } from './machine.js';
 import {
+  machineSetController,
   machineSetReconciler,
-  MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
   MACHINE_SETS_BY_TEMPLATE as BY_TEMPLATE,
   TEMPLATES_BY_NAME_PREFIX,
   TEMPLATES_BY_SOURCE,
   templateNamePrefixOf,
   templateSourceOf,
   templatesOf,
-  type ReconcilerOptions,
-  type Reconciler,
-} from './reconciler.js';
-import { machineSetOf } from './watches.js';
+  type MachineSetReconcilerOptions,
+  type MachineSetReconciler,
+} from './machine-set.js';
+import {
+  clusterPlatform,
+  machineSetOf,
+  MACHINES_BY_MACHINE_SET as BY_MACHINE_SET,
+  type Sources,
+} from './mirror.js';
 
 export interface ControllerOptions {
   /** Every request but watches is bounded by its timeout. */
@@ -67,9 +70,9 @@ export interface ControllerOptions {
   watchTimeoutSeconds?: InformerOptions['watchTimeoutSeconds'];
   metrics?: Metrics;
   /** Told of every write the API server accepted. */
-  onWrite?: ReconcilerOptions['onWrite'];
+  onWrite?: MachineSetReconcilerOptions['onWrite'];
   /** Told of every write that failed. */
-  onWriteFailure?: ReconcilerOptions['onWriteFailure'];
+  onWriteFailure?: MachineSetReconcilerOptions['onWriteFailure'];
   /** Told when workers take and finish keys, for the liveness probe. */
   progress?: WorkerProgress;
   /** Workers start only once this resolves (leader election); caches sync regardless. */
@@ -87,7 +90,7 @@ export interface RunningController {
   machines(): MapiMachine[];
   /** What the caches say about the cluster, for the ClusterOperator status. */
   health(): ClusterFacts;
-  reconciler: Reconciler;
+  machineSetReconciler: MachineSetReconciler;
   machineReconciler: MachineReconciler;
   /** Queues every known MachineSet and Machine, as a periodic resync would. */
   resyncAll(): void;
@@ -147,7 +150,7 @@ function watchedInformers(
 function reconcilers(
   sources: Sources,
   options: ControllerOptions,
-): { reconciler: Reconciler; machineReconciler: MachineReconciler } {
+): Pick<RunningController, 'machineSetReconciler' | 'machineReconciler'> {
   const { client, mapiNamespace, capiNamespace, logger } = options;
   const caches = {
     mapiMachineSets: asCache(sources.mapiMachineSets),
@@ -181,7 +184,7 @@ function reconcilers(
     return informer && asCache(informer);
   };
   return {
-    reconciler: machineSetReconciler({ caches: { ...caches, templates }, ...shared }),
+    machineSetReconciler: machineSetReconciler({ caches: { ...caches, templates }, ...shared }),
     machineReconciler: machineReconciler({
       caches: { ...caches, infrastructureMachines, instanceObjects },
       ...shared,
@@ -280,10 +283,10 @@ export function startController(options: ControllerOptions): RunningController {
     options.metrics ? { metrics: options.metrics.workQueue(CONTROLLER_NAME) } : {},
   );
   const sources = watchedInformers(manager, options, () => resyncAll());
-  const { reconciler, machineReconciler } = reconcilers(sources, options);
+  const reconciling = reconcilers(sources, options);
   const controllers = [
-    machineSetController(sources, reconciler),
-    machineController(sources, machineReconciler),
+    machineSetController(sources, reconciling.machineSetReconciler),
+    machineController(sources, reconciling.machineReconciler),
   ];
   // Event handlers only map an object to the keys it concerns.
   attachWatches(controllers, (key) => queue.add(key));
@@ -319,8 +322,7 @@ export function startController(options: ControllerOptions): RunningController {
     machineSets: () => sources.mapiMachineSets.list(),
     machines: () => sources.mapiMachines.list(),
     health: () => clusterFacts(sources, options, synced),
-    reconciler,
-    machineReconciler,
+    ...reconciling,
     resyncAll,
     async stop(timeoutMs = 30_000): Promise<boolean> {
       stopSignal.abort();

@@ -25,7 +25,7 @@ import type { Step, WriteStep } from '../sync/steps.js';
 export interface ObjectCache<T extends KubeObject> {
   get(key: string): T | undefined;
   list(): T[];
-  /** The objects under `value` in the index `name` (see reconciler.ts); without it, `list` is filtered. */
+  /** The objects under `value` in the index `name` (each kind declares its own); without it, `list` is filtered. */
   byIndex?(name: string, value: string): T[];
   hasSynced(): boolean;
   /**

@@ -133,11 +133,11 @@ describe(`churn: ${COUNT} MachineSets next to Cluster API`, function () {
     );
 
     // 2. a no-op resync writes nothing
-    const before = c.reconciler.completed;
+    const before = c.machineSetReconciler.completed;
     c.resyncAll();
     await waitAll(async () => {
       await Promise.resolve();
-      expect(c.reconciler.completed).to.be.at.least(before + COUNT);
+      expect(c.machineSetReconciler.completed).to.be.at.least(before + COUNT);
     });
     expect(writes.take().counts, 'writes of a no-op resync').to.deep.equal({});
 

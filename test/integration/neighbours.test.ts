@@ -122,16 +122,16 @@ describe('next to Cluster API’s controllers and webhooks', function () {
     // First let the start settle: machine-api-operator moves the new Machines on for a few
     // seconds, and a step the MachineSet's plan reads wakes it once.
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    for (let settled = -1, i = 0; settled !== c.reconciler.completed && i < 10; i++) {
-      settled = c.reconciler.completed;
+    for (let settled = -1, i = 0; settled !== c.machineSetReconciler.completed && i < 10; i++) {
+      settled = c.machineSetReconciler.completed;
       await sleep(3_000);
     }
     const before = await versions();
-    const completed = c.reconciler.completed;
+    const completed = c.machineSetReconciler.completed;
     await sleep(30_000);
     expect(await versions(), 'resourceVersions after 30 s').to.deep.equal(before);
     // Nothing woke the controller either: no write of ours or Cluster API's triggered it.
-    expect(c.reconciler.completed).to.equal(completed);
+    expect(c.machineSetReconciler.completed).to.equal(completed);
   });
 
   it('Cluster API authoritative, with machine-api-operator’s webhooks on both MAPI kinds: no write of ours over 30 s once synchronized', async () => {
@@ -358,10 +358,10 @@ describe('next to Cluster API’s controllers and webhooks', function () {
     expect(await templates(c), 'no ownerless template').to.deep.equal([]);
 
     // retried only when the MachineSet changes: a resync reports nothing new
-    const completed = c.reconciler.completed;
+    const completed = c.machineSetReconciler.completed;
     c.resyncAll();
     await eventually(() => {
-      expect(c.reconciler.completed).to.be.above(completed);
+      expect(c.machineSetReconciler.completed).to.be.above(completed);
     });
     expect(synchronized(await getMapi(c, 'refused'))).to.deep.equal(synchronized(refused));
     const warnings = await namespaceEvents(c.mapiNamespace, {

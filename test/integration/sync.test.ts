@@ -288,10 +288,10 @@ describe('sync controller (AWS)', function () {
       return versions;
     };
     const before = await snapshot();
-    const reconciled = c.reconciler.completed;
+    const reconciled = c.machineSetReconciler.completed;
     c.resyncAll();
     await eventually(() =>
-      expect(c.reconciler.completed).to.be.at.least(reconciled + names.length),
+      expect(c.machineSetReconciler.completed).to.be.at.least(reconciled + names.length),
     );
     const after = await snapshot();
     const changed = [...after].filter(([key, rv]) => before.get(key) !== rv);
@@ -343,10 +343,10 @@ describe('sync controller (AWS)', function () {
     expect((await getMirror(c, 'capi-first'))?.spec.replicas).to.equal(2);
 
     // By now every key has been reconciled after its last change: Migrating wrote nothing.
-    const resync = c.reconciler.completed;
+    const resync = c.machineSetReconciler.completed;
     c.resyncAll();
     await eventually(() => {
-      expect(c.reconciler.completed).to.be.at.least(resync + 2);
+      expect(c.machineSetReconciler.completed).to.be.at.least(resync + 2);
     });
     expect((await getMirror(c, 'migrating'))?.spec).to.deep.equal(mirrorBefore?.spec);
     // machine-api-operator rewrites the conditions list in its own form (an empty severity

@@ -3,16 +3,12 @@
 // way back to the controller of its kind. The informers are fakes here.
 import { expect } from 'chai';
 import type { KubeObject, MachineTemplate } from '../../../src/api/types.js';
-import {
-  machineController,
-  machineSetController,
-  type Sources,
-} from '../../../src/controller/controllers.js';
+import { machineController } from '../../../src/controller/machine.js';
+import { machineSetController, templatesOf } from '../../../src/controller/machine-set.js';
+import { type Sources, machineSetOf } from '../../../src/controller/mirror.js';
 import { attachWatches, type Controller } from '../../../src/runtime/controllers.js';
 import type { KindInformers } from '../../../src/runtime/manager.js';
-import { templatesOf } from '../../../src/controller/reconciler.js';
 import type { ReconcileResult } from '../../../src/runtime/step-reconciler.js';
-import { machineSetOf } from '../../../src/controller/watches.js';
 import type { Informer, InformerEvent, InformerHandler } from '../../../src/kube/informer.js';
 import { capiMachineSet, machineOwnedBy, machineTemplate } from './objects.js';
 

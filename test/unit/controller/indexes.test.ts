@@ -2,13 +2,9 @@
 // objects are indexed under.
 import { expect } from 'chai';
 import type { CapiMachineSet } from '../../../src/api/types.js';
-import {
-  templateRef,
-  templatesOf,
-  templateUsersOf,
-  type ObjectCache,
-} from '../../../src/controller/reconciler.js';
-import { machineSetOf } from '../../../src/controller/watches.js';
+import { templateRef, templatesOf, templateUsersOf } from '../../../src/controller/machine-set.js';
+import { machineSetOf } from '../../../src/controller/mirror.js';
+import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import type { MachineTemplate } from '../../../src/api/types.js';
 import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
 import { capiMachineSet, machineOwnedBy } from './objects.js';

@@ -8,8 +8,8 @@ import {
   templateNamePrefixOf,
   templateSourceOf,
   templatesFor,
-  type ObjectCache,
-} from '../../../src/controller/reconciler.js';
+} from '../../../src/controller/machine-set.js';
+import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import { SOURCE_ANNOTATION } from '../../../src/model/markers.js';
 import { prefixOfTemplateName, templateName } from '../../../src/model/naming.js';
 

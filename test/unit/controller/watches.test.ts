@@ -10,20 +10,24 @@ import type {
   MapiMachine,
 } from '../../../src/api/types.js';
 import type { InformerEvent } from '../../../src/kube/informer.js';
-import { templateRef } from '../../../src/controller/reconciler.js';
-import { change, itself } from '../../../src/runtime/controllers.js';
+import {
+  machineOfInfrastructureMachine,
+  machinesOfMachineSet,
+} from '../../../src/controller/machine.js';
+import {
+  templateRef,
+  machineSetOfMachine,
+  machineSetsReadingTemplate,
+  machineSetsReleasedBy,
+  templatesReleased,
+} from '../../../src/controller/machine-set.js';
 import {
   clusterIdentityChanged,
   infrastructureChanged,
   machineKey,
   machineName,
-  machineOfInfrastructureMachine,
-  machineSetOfMachine,
-  machineSetsReadingTemplate,
-  machineSetsReleasedBy,
-  machinesOfMachineSet,
-  templatesReleased,
-} from '../../../src/controller/watches.js';
+} from '../../../src/controller/mirror.js';
+import { change, itself } from '../../../src/runtime/controllers.js';
 import { capiMachineSet, machineOwnedBy, machineTemplate } from './objects.js';
 
 const MAPI = 'machine.openshift.io/';

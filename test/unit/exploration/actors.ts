@@ -11,9 +11,9 @@ import type {
   MapiMachineSet,
   OwnerReference,
 } from '../../../src/api/types.js';
-import { MACHINE_MIRROR, type MachineCaches } from '../../../src/controller/machine-reconciler.js';
-import { planSubject, type PlanOptions } from '../../../src/controller/mirror-reconciler.js';
-import { MACHINE_SET_MIRROR, type ReconcilerCaches } from '../../../src/controller/reconciler.js';
+import { MACHINE_MIRROR, type MachineCaches } from '../../../src/controller/machine.js';
+import { MACHINE_SET_MIRROR, type MachineSetCaches } from '../../../src/controller/machine-set.js';
+import { planSubject, type PlanOptions } from '../../../src/controller/mirror.js';
 import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import { awsConverter } from '../../../src/conversion/aws/index.js';
 import {
@@ -94,7 +94,7 @@ function cacheOf<T extends KubeObject>(objects: T[]): ObjectCache<T> {
   };
 }
 
-type Caches = ReconcilerCaches & MachineCaches;
+type Caches = MachineSetCaches & MachineCaches;
 
 /** The state's objects as the controller's informers hold them, by cache. */
 function namedCachesOf(state: State): NamedCaches {

@@ -9,7 +9,7 @@ import {
   type MirrorKind,
   type MirrorObserved,
   type ObservedSides,
-} from '../../../src/controller/mirror-reconciler.js';
+} from '../../../src/controller/mirror.js';
 import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import type { PlatformConverter } from '../../../src/conversion/types.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';

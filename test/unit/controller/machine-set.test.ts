@@ -4,7 +4,8 @@
 // real one is exercised by the integration tests.
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet, Patch } from '../../../src/api/types.js';
-import { machineSetReconciler, type ObjectCache } from '../../../src/controller/reconciler.js';
+import { machineSetReconciler } from '../../../src/controller/machine-set.js';
+import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';
 import type { Resource } from '../../../src/kube/resources.js';
 import { FINALIZER } from '../../../src/model/markers.js';

@@ -1,14 +1,25 @@
-// How a kind of the mirror (MachineSets, Machines) declares its reconciler: the kind gives only
-// what differs (its own objects, its handshake and sync plans, what it writes, how a refusal is
-// reported); `mirrorReconciler` adds what every kind shares: the cluster's facts an observation
-// starts from, the wait for the platform's infrastructure cache, the handshake before the sync,
-// and reports on the MAPI object.
-import type { SyncObserved } from '../sync/observed.js';
-import type { Infrastructure, KubeObject } from '../api/types.js';
+// What the controllers of both kinds (machine-set.ts, machine.ts) share: the informers they watch,
+// the queue keys, the index of Machines by MachineSet, the Cluster and Infrastructure that wake
+// every object, and the reconciler of a kind of the mirror. A kind gives only what differs (its
+// own objects, its handshake and sync plans, what it writes, how a refusal is reported);
+// `mirrorReconciler` adds the cluster's facts an observation starts from, the wait for the
+// platform's infrastructure cache, the handshake before the sync, and reports on the MAPI object.
+import isEqual from 'lodash/isEqual.js';
+import type {
+  CapiMachine,
+  CapiMachineSet,
+  Infrastructure,
+  InfrastructureMachine,
+  KubeObject,
+  MachineTemplate,
+  MapiMachine,
+  MapiMachineSet,
+} from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
+import type { Informer, InformerEvent } from '../kube/informer.js';
 import { INFRASTRUCTURE_NAME, infrastructureResource } from '../kube/resources.js';
-import type { ReportingObject } from '../sync/report.js';
-import type { Step } from '../sync/steps.js';
+import { watch, type Watch } from '../runtime/controllers.js';
+import type { KindInformers } from '../runtime/manager.js';
 import {
   StepReconciler,
   type CachedResource,
@@ -16,6 +27,78 @@ import {
   type RefusalReasons,
   type StepReconcilerOptions,
 } from '../runtime/step-reconciler.js';
+import type { SyncObserved } from '../sync/observed.js';
+import type { ReportingObject } from '../sync/report.js';
+import { controllingMachineSet, type Step } from '../sync/steps.js';
+
+/** The informers the controllers watch, made by the manager. */
+export interface Sources {
+  mapiNamespace: string;
+  capiNamespace: string;
+  mapiMachineSets: Informer<MapiMachineSet>;
+  capiMachineSets: Informer<CapiMachineSet>;
+  clusters: Informer<KubeObject>;
+  infrastructures: Informer<Infrastructure>;
+  mapiMachines: Informer<MapiMachine>;
+  capiMachines: Informer<CapiMachine>;
+  /** The platform's machine templates. */
+  templates: KindInformers<MachineTemplate>;
+  /** The platform's infrastructure machines. */
+  infrastructureMachines: KindInformers<InfrastructureMachine>;
+}
+
+/** Machine keys share the queue with MachineSet names, which never contain a slash. */
+const MACHINE_PREFIX = 'machine/';
+/** The queue key of Machine `name`. */
+export const machineKey = (name: string): string => `${MACHINE_PREFIX}${name}`;
+/** The Machine a queue key names; undefined for a MachineSet's key. */
+export const machineName = (key: string): string | undefined =>
+  key.startsWith(MACHINE_PREFIX) ? key.slice(MACHINE_PREFIX.length) : undefined;
+
+/**
+ * Index of Machines by the name of the MachineSet that controls them: a MachineSet's migration
+ * reads its Machines, and a MachineSet's change wakes them.
+ */
+export const MACHINES_BY_MACHINE_SET = 'machineSet';
+
+/** The name of the MachineSet of this API group that controls the object, if one does. */
+export function owningMachineSetName(object: KubeObject, groupPrefix: string): string | undefined {
+  return controllingMachineSet(object, groupPrefix)?.name;
+}
+
+/** A Machine's values in the MACHINES_BY_MACHINE_SET index: its controlling MachineSet of that group. */
+export function machineSetOf(machine: KubeObject, groupPrefix: string): string[] {
+  const name = owningMachineSetName(machine, groupPrefix);
+  return name === undefined ? [] : [name];
+}
+
+/** The names of the objects, for a controller's keys. */
+export const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
+
+/** Everything a change of the Cluster or the Infrastructure wakes: every object of the kind. */
+export function clusterWatches(sources: Sources, all: () => string[]): Watch[] {
+  return [
+    watch(sources.clusters, (e) => (clusterIdentityChanged(e) ? all() : [])),
+    watch(sources.infrastructures, (e) => (infrastructureChanged(e) ? all() : [])),
+  ];
+}
+
+/**
+ * The plans read a Cluster's identity (for ownerReferences) only: Cluster API rewriting its
+ * Cluster's status must not wake every MachineSet and Machine.
+ */
+export function clusterIdentityChanged(event: InformerEvent<KubeObject>): boolean {
+  return event.type !== 'update' || event.old.metadata.uid !== event.object.metadata.uid;
+}
+
+/** The plans read the Infrastructure's spec and status. */
+export function infrastructureChanged(event: InformerEvent<Infrastructure>): boolean {
+  return (
+    event.type !== 'update' ||
+    !isEqual(event.old.status, event.object.status) ||
+    !isEqual(event.old.spec, event.object.spec)
+  );
+}
 
 /** The caches every kind reads the cluster's facts from. */
 export interface ClusterCaches {
