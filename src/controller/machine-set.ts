@@ -38,7 +38,7 @@ import {
   names,
   owningMachineSetName,
   type ClusterCaches,
-  type MirrorKind,
+  type ReconciledKind,
   type MirrorReconcilerOptions,
   type Sources,
 } from './mirror.js';
@@ -296,7 +296,7 @@ function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefine
 // Its plans and writes; its reconciler.
 
 /** MachineSets: the MAPI MachineSet, its CAPI mirror and the platform's machine template. */
-export const MACHINE_SET_MIRROR: MirrorKind<Observed, MachineSetCaches, MachineTemplate> = {
+export const MACHINE_SET_KIND: ReconciledKind<Observed, MachineSetCaches, MachineTemplate> = {
   subject: 'machineSet',
   sides: (caches) => ({ mapi: caches.mapiMachineSets, mirror: caches.capiMachineSets }),
   infrastructure: (caches, converter) => ({
@@ -341,5 +341,5 @@ export type MachineSetReconciler = StepReconciler<Observed>;
 
 /** The MachineSet reconciler: the kind above, under the loop every kind shares (mirror.ts). */
 export function machineSetReconciler(options: MachineSetReconcilerOptions): MachineSetReconciler {
-  return mirrorReconciler(MACHINE_SET_MIRROR, options);
+  return mirrorReconciler(MACHINE_SET_KIND, options);
 }

@@ -30,7 +30,7 @@ import {
   names,
   owningMachineSetName,
   type ClusterCaches,
-  type MirrorKind,
+  type ReconciledKind,
   type MirrorReconcilerOptions,
   type Sources,
 } from './mirror.js';
@@ -123,7 +123,7 @@ export interface MachineCaches extends ClusterCaches {
 // Its plans and writes; its reconciler.
 
 /** Machines: the MAPI Machine, its CAPI mirror and the platform's infrastructure machine. */
-export const MACHINE_MIRROR: MirrorKind<MachineObserved, MachineCaches, InfrastructureMachine> = {
+export const MACHINE_KIND: ReconciledKind<MachineObserved, MachineCaches, InfrastructureMachine> = {
   subject: 'machine',
   sides: (caches) => ({ mapi: caches.mapiMachines, mirror: caches.capiMachines }),
   infrastructure: (caches, converter) =>
@@ -180,5 +180,5 @@ export type MachineReconciler = StepReconciler<MachineObserved>;
 
 /** The Machine reconciler: the kind above, under the loop every kind shares (mirror.ts). */
 export function machineReconciler(options: MachineReconcilerOptions): MachineReconciler {
-  return mirrorReconciler(MACHINE_MIRROR, options);
+  return mirrorReconciler(MACHINE_KIND, options);
 }

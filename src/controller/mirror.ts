@@ -17,7 +17,11 @@ import type {
 } from '../api/types.js';
 import type { PlatformConverter } from '../conversion/types.js';
 import type { Informer, InformerEvent } from '../kube/informer.js';
-import { INFRASTRUCTURE_NAME, infrastructureResource } from '../kube/resources.js';
+import {
+  INFRASTRUCTURE_NAME,
+  infrastructureResource,
+  type InfrastructureType,
+} from '../kube/resources.js';
 import { watch, type Watch } from '../runtime/controllers.js';
 import type { KindInformers } from '../runtime/manager.js';
 import {
@@ -133,16 +137,17 @@ export type ObservedSides<O extends MirrorObserved> = ObservedContext & Pick<O, 
 
 /** The platform's infrastructure objects of a kind: their type and their cache. */
 interface InfrastructureObjects<I extends KubeObject> {
-  type: { apiVersion: string; kind: string; plural: string };
+  type: InfrastructureType;
   cache: ObjectCache<I> | undefined;
 }
 
 /**
- * What makes one kind of the mirror. `O` is what its plans read, `C` its caches, `I` the
+ * What makes one kind of the mirror for its reconciler: where its objects are cached, what its
+ * plans read, its plans, what it writes. `O` is what its plans read, `C` its caches, `I` the
  * platform's infrastructure objects it reads and writes (machine templates, infrastructure
- * machines).
+ * machines). Apart from the planners' SyncKind (src/sync/kind.ts): the pure core reads no cache.
  */
-export interface MirrorKind<
+export interface ReconciledKind<
   O extends MirrorObserved,
   C extends ClusterCaches,
   I extends KubeObject,
@@ -184,7 +189,7 @@ export function mirrorReconciler<
   O extends MirrorObserved,
   C extends ClusterCaches,
   I extends KubeObject,
->(kind: MirrorKind<O, C, I>, options: MirrorReconcilerOptions<C>): StepReconciler<O> {
+>(kind: ReconciledKind<O, C, I>, options: MirrorReconcilerOptions<C>): StepReconciler<O> {
   const { caches, migration } = options;
   const infrastructureOf = (converter: PlatformConverter | undefined) =>
     converter && kind.infrastructure(caches, converter);
@@ -222,14 +227,14 @@ export function planSubject<
   O extends MirrorObserved,
   C extends ClusterCaches,
   I extends KubeObject,
->(kind: MirrorKind<O, C, I>, options: PlanOptions<C>, name: string): Step | undefined {
+>(kind: ReconciledKind<O, C, I>, options: PlanOptions<C>, name: string): Step | undefined {
   const observed = observe(kind, options, name);
   return observed && plan(kind, options.migration, observed);
 }
 
 /** The handshake first (unless OpenShift's own runs it), then the sync. */
 function plan<O extends MirrorObserved, C extends ClusterCaches, I extends KubeObject>(
-  kind: MirrorKind<O, C, I>,
+  kind: ReconciledKind<O, C, I>,
   migration: boolean | undefined,
   observed: O,
 ): Step {
@@ -238,7 +243,7 @@ function plan<O extends MirrorObserved, C extends ClusterCaches, I extends KubeO
 
 /** What the kind's plans read; undefined while its infrastructure cache is not synced yet. */
 function observe<O extends MirrorObserved, C extends ClusterCaches, I extends KubeObject>(
-  kind: MirrorKind<O, C, I>,
+  kind: ReconciledKind<O, C, I>,
   options: PlanOptions<C>,
   name: string,
 ): O | undefined {

@@ -9,12 +9,12 @@
 // let such a paused object go, we remove that finalizer too, or it stays Terminating for ever.
 import type { KubeObject } from '../api/types.js';
 import { AUTHORITY_ANNOTATION, FINALIZER, MIRROR_UID_ANNOTATION } from '../model/markers.js';
-import type { MirrorKind } from './kind.js';
+import type { SyncKind } from './kind.js';
 import { reportFailure, type ReportingObject } from './report.js';
 import { done, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
 
 /** What the deletion table needs to know of one kind of mirror. */
-export interface DeletionKind extends MirrorKind {
+export interface DeletionKind extends SyncKind {
   /** Cluster API's finalizer on the CAPI object, never removed while it is paused. */
   capiFinalizer: string;
   /** machine-api-operator's finalizer on a MAPI object it pauses, when it puts one there. */

@@ -5,7 +5,7 @@
 // (deletion.ts) comes first, and what else only one kind decides first (machine/plan.ts). Pure.
 import type { KubeObject } from '../api/types.js';
 import { AUTHORITY_ANNOTATION, CLUSTER_API_UID_ANNOTATION } from '../model/markers.js';
-import type { MirrorKind } from './kind.js';
+import type { SyncKind } from './kind.js';
 import type { ReportingObject } from './report.js';
 import { addFinalizer, annotate, done, hasFinalizer, isPaused, type Step } from './steps.js';
 
@@ -19,7 +19,7 @@ export function planDirection<
   M extends ReportingObject,
   C extends KubeObject,
 >(
-  k: MirrorKind,
+  k: SyncKind,
   o: O,
   mapi: M,
   forward: (o: O, mapi: M, authority: 'MachineAPI' | 'ClusterAPI') => Step,

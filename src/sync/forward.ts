@@ -15,7 +15,7 @@ import {
   PAUSED_VALUE,
 } from '../model/markers.js';
 import type { SyncReason } from './conditions.js';
-import type { MirrorKind } from './kind.js';
+import type { SyncKind } from './kind.js';
 import type { SyncObserved } from './observed.js';
 import {
   createWithOwnedMetadata,
@@ -49,7 +49,7 @@ interface ForwardMessages {
 }
 
 /** What the forward planner knows of a kind before it converts anything. */
-export interface ForwardKind extends MirrorKind {
+export interface ForwardKind extends SyncKind {
   messages: ForwardMessages;
 }
 
@@ -74,7 +74,7 @@ export interface ForwardMirror<C extends CapiMirror> {
 }
 
 /** One forward sync of one object: its kind, what was observed, and what the kind brings. */
-interface Forward<C extends CapiMirror> extends MirrorKind, ForwardMirror<C> {
+interface Forward<C extends CapiMirror> extends SyncKind, ForwardMirror<C> {
   /** `namespace/name` of the CAPI object. */
   capiName: string;
   mapi: ReportingObject;
@@ -125,7 +125,7 @@ export function convertForward<V>(
 
 /** The next write of a forward sync, or `done` once it is synchronized. */
 export function planForward<C extends CapiMirror>(
-  k: MirrorKind,
+  k: SyncKind,
   o: SyncObserved & { mirror?: C },
   mapi: ReportingObject,
   authority: 'MachineAPI' | 'ClusterAPI',

@@ -3,7 +3,12 @@
 // that planner needs of it (its own description, which extends this one). Pure data.
 import type { KindReasons } from './conditions.js';
 
-export interface MirrorKind {
+/**
+ * A kind as the sync's planners know it: its words and its reasons. Not the reconciler's
+ * description of a kind (ReconciledKind, src/controller/mirror.ts), which reads caches: the core
+ * never does.
+ */
+export interface SyncKind {
   /** How messages name the object, on either side: "MachineSet", "Machine". */
   kind: 'MachineSet' | 'Machine';
   /** How notes name the two sides: "MAPI machine set" / "CAPI machine set", "… Machine". */

@@ -6,7 +6,7 @@
 import isEqual from 'lodash/isEqual.js';
 import type { Infrastructure, KubeObject } from '../api/types.js';
 import type { Conversion, PlatformConverter } from '../conversion/types.js';
-import type { MirrorKind } from './kind.js';
+import type { SyncKind } from './kind.js';
 import type { SyncObserved } from './observed.js';
 import {
   formatFieldErrors,
@@ -47,7 +47,7 @@ export interface ReverseMirror {
 }
 
 /** One reverse sync of one object: its kind, both sides, and what the kind brings. */
-interface Reverse extends MirrorKind, ReverseMirror {
+interface Reverse extends SyncKind, ReverseMirror {
   mapi: MapiSide;
   /** The authoritative CAPI object. */
   capi: KubeObject;
@@ -58,7 +58,7 @@ interface Reverse extends MirrorKind, ReverseMirror {
 
 /** The next write of a reverse sync, or `done` once the MAPI object mirrors the CAPI object. */
 export function planReverse(
-  k: MirrorKind,
+  k: SyncKind,
   o: SyncObserved,
   mapi: MapiSide,
   capi: KubeObject,

@@ -1,8 +1,8 @@
 // How the planners name a Machine (../kind.ts).
 import { MachineReason } from '../conditions.js';
-import type { MirrorKind } from '../kind.js';
+import type { SyncKind } from '../kind.js';
 
-export const MACHINES: MirrorKind = {
+export const MACHINES: SyncKind = {
   kind: 'Machine',
   mapiNoun: 'MAPI Machine',
   capiNoun: 'CAPI Machine',

@@ -6,7 +6,7 @@ import type { Infrastructure, KubeObject } from '../../../src/api/types.js';
 import {
   mirrorReconciler,
   type ClusterCaches,
-  type MirrorKind,
+  type ReconciledKind,
   type MirrorObserved,
   type ObservedSides,
 } from '../../../src/controller/mirror.js';
@@ -65,7 +65,7 @@ function setUp(options: { hasInfrastructure: boolean; synced: boolean; migration
     observed: [],
     plans: [],
   };
-  const kind: MirrorKind<Observed, Caches, KubeObject> = {
+  const kind: ReconciledKind<Observed, Caches, KubeObject> = {
     subject: 'thing',
     sides: (c) => ({ mapi: c.mapi, mirror: c.capi }),
     infrastructure: (c) =>

@@ -11,8 +11,8 @@ import type {
   MapiMachineSet,
   OwnerReference,
 } from '../../../src/api/types.js';
-import { MACHINE_MIRROR, type MachineCaches } from '../../../src/controller/machine.js';
-import { MACHINE_SET_MIRROR, type MachineSetCaches } from '../../../src/controller/machine-set.js';
+import { MACHINE_KIND, type MachineCaches } from '../../../src/controller/machine.js';
+import { MACHINE_SET_KIND, type MachineSetCaches } from '../../../src/controller/machine-set.js';
 import { planSubject, type PlanOptions } from '../../../src/controller/mirror.js';
 import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import { awsConverter } from '../../../src/conversion/aws/index.js';
@@ -139,8 +139,8 @@ function controllerMoves(state: State): Move[] {
   const decide = (kind: 'MachineSet' | 'Machine', name: string) =>
     decisions.decide(`${kind}/${name}`, caches, (read) =>
       kind === 'MachineSet'
-        ? planSubject(MACHINE_SET_MIRROR, planOptions(asCaches(read)), name)
-        : planSubject(MACHINE_MIRROR, planOptions(asCaches(read)), name),
+        ? planSubject(MACHINE_SET_KIND, planOptions(asCaches(read)), name)
+        : planSubject(MACHINE_KIND, planOptions(asCaches(read)), name),
     );
   const machineSets = names([...mapiMachineSets(state), ...capiMachineSets(state)]);
   const machines = names([...mapiMachines(state), ...capiMachines(state), ...infraMachines(state)]);
