@@ -27,7 +27,7 @@ import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
 import { change, itself, watch, watchKinds, type Controller } from '../runtime/controllers.js';
 import type { ObjectCache, StepReconciler } from '../runtime/step-reconciler.js';
 import { Reason } from '../sync/conditions.js';
-import type { Observed } from '../sync/machine-set/observed.js';
+import type { MachineSetObserved } from '../sync/machine-set/observed.js';
 import { planMachineSet } from '../sync/machine-set/plan.js';
 import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
@@ -296,7 +296,11 @@ function controlledBy<T extends KubeObject>(objects: T[], uid: string | undefine
 // Its plans and writes; its reconciler.
 
 /** MachineSets: the MAPI MachineSet, its CAPI mirror and the platform's machine template. */
-export const MACHINE_SET_KIND: ReconciledKind<Observed, MachineSetCaches, MachineTemplate> = {
+export const MACHINE_SET_KIND: ReconciledKind<
+  MachineSetObserved,
+  MachineSetCaches,
+  MachineTemplate
+> = {
   subject: 'machineSet',
   sides: (caches) => ({ mapi: caches.mapiMachineSets, mirror: caches.capiMachineSets }),
   infrastructure: (caches, converter) => ({
@@ -337,7 +341,7 @@ export const MACHINE_SET_KIND: ReconciledKind<Observed, MachineSetCaches, Machin
 export type MachineSetReconcilerOptions = MirrorReconcilerOptions<MachineSetCaches>;
 
 /** Reconciles one MachineSet by name: the handshake first, then the sync. */
-export type MachineSetReconciler = StepReconciler<Observed>;
+export type MachineSetReconciler = StepReconciler<MachineSetObserved>;
 
 /** The MachineSet reconciler: the kind above, under the loop every kind shares (mirror.ts). */
 export function machineSetReconciler(options: MachineSetReconcilerOptions): MachineSetReconciler {

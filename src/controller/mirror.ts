@@ -31,8 +31,7 @@ import {
   type RefusalReasons,
   type StepReconcilerOptions,
 } from '../runtime/step-reconciler.js';
-import type { SyncObserved } from '../sync/observed.js';
-import type { ReportingObject } from '../sync/report.js';
+import type { MirrorObserved } from '../sync/observed.js';
 import { controllingMachineSet, type Step } from '../sync/steps.js';
 
 /** The informers the controllers watch, made by the manager. */
@@ -123,18 +122,6 @@ export interface MirrorReconcilerOptions<C extends ClusterCaches> extends StepRe
   now: () => Date;
 }
 
-/** What every observation starts from: the subject, the cluster's facts, the time. */
-type ObservedContext = SyncObserved;
-
-/** What the plans of every kind read of their subject: the MAPI object and its CAPI mirror. */
-export interface MirrorObserved extends ObservedContext {
-  mapi?: ReportingObject;
-  mirror?: KubeObject;
-}
-
-/** The context with the subject's two sides, as a kind's `observe` is given them. */
-export type ObservedSides<O extends MirrorObserved> = ObservedContext & Pick<O, 'mapi' | 'mirror'>;
-
 /** The platform's infrastructure objects of a kind: their type and their cache. */
 interface InfrastructureObjects<I extends KubeObject> {
   type: InfrastructureType;
@@ -161,8 +148,12 @@ export interface ReconciledKind<
   };
   /** The kind's infrastructure objects on this platform; undefined when it has none. */
   infrastructure(caches: C, converter: PlatformConverter): InfrastructureObjects<I> | undefined;
-  /** What the plans read: what else the kind reads, added to the context and both sides. */
-  observe(caches: C, observed: ObservedSides<O>, infrastructure: ObjectCache<I> | undefined): O;
+  /** What the plans read: what else the kind reads, added to what every kind observes. */
+  observe(
+    caches: C,
+    observed: Pick<O, keyof MirrorObserved>,
+    infrastructure: ObjectCache<I> | undefined,
+  ): O;
   /** The migration handshake's next write, if it has one. */
   handshake(observed: O): Step | undefined;
   /** The sync's next write, or done. */
@@ -255,7 +246,7 @@ function observe<O extends MirrorObserved, C extends ClusterCaches, I extends Ku
   if (objects && !objects.cache?.hasSynced()) return undefined;
   const clusterName = infrastructure?.status?.infrastructureName;
   const sides = kind.sides(caches);
-  const observed: ObservedSides<O> = {
+  const observed: Pick<O, keyof MirrorObserved> = {
     mapiNamespace,
     capiNamespace,
     name,

@@ -3,7 +3,7 @@
 // waits for their own handshakes before the new side of the MachineSet takes over. Pure.
 import type { CapiMachine, MapiMachine, MapiMachineSet } from '../api/types.js';
 import { findSynchronized } from '../sync/conditions.js';
-import type { Observed } from '../sync/machine-set/observed.js';
+import type { MachineSetObserved } from '../sync/machine-set/observed.js';
 import { done, isDeleting, patchSpec, type Step } from '../sync/steps.js';
 import { conditionWrite, MigrationReason, type Authority, type MigrationState } from './status.js';
 import type { Direction } from './subject.js';
@@ -18,7 +18,7 @@ const QUOTED_MESSAGE = 80;
  * mirrored, or the new authority would not find it. Undefined when they all are.
  */
 export function machinesGate(
-  o: Observed,
+  o: MachineSetObserved,
   from: Authority,
   to: Authority,
 ): MigrationState | undefined {
@@ -84,7 +84,7 @@ function whyNotMirrored(
  * until each of them has finished its own handshake. Undefined once all are on `to`.
  */
 export function planMachinesFollow(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
   to: Authority,
   direction: Direction,
@@ -153,7 +153,7 @@ function isProvisioning(machine: MapiMachine): boolean {
 }
 
 /** Machines that are being deleted neither hold nor follow: they are going away. */
-function liveMachines(o: Observed): { mapi: MapiMachine[]; capi: CapiMachine[] } {
+function liveMachines(o: MachineSetObserved): { mapi: MapiMachine[]; capi: CapiMachine[] } {
   return {
     mapi: (o.machines?.mapi ?? []).filter((m) => !isDeleting(m)),
     capi: (o.machines?.capi ?? []).filter((m) => !isDeleting(m)),

@@ -9,7 +9,7 @@ import unset from 'lodash/unset.js';
 import type { MapiMachineSet } from '../api/types.js';
 import { migrationBlockers } from '../conversion/machine-set/to-capi.js';
 import { pausedMirrorSpec } from '../sync/machine-set/forward.js';
-import type { Observed } from '../sync/machine-set/observed.js';
+import type { MachineSetObserved } from '../sync/machine-set/observed.js';
 import { reverseMirror } from '../sync/machine-set/reverse.js';
 import { formatFieldErrors } from '../sync/report.js';
 import { specDiffers } from '../sync/same-machines.js';
@@ -24,13 +24,13 @@ import type { Subject } from './subject.js';
  * (no migration wanted, or waiting with the reason already on the object). A write may be
  * to one of its MAPI Machines (handing it over).
  */
-export function planMachineSetMigration(o: Observed): Step | undefined {
+export function planMachineSetMigration(o: MachineSetObserved): Step | undefined {
   const { mapi } = o;
   if (!mapi) return undefined;
   return planHandshake(machineSetSubject(o, mapi));
 }
 
-function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
+function machineSetSubject(o: MachineSetObserved, mapi: MapiMachineSet): Subject {
   return {
     kind: 'MachineSet',
     noun: 'machine set',
@@ -54,7 +54,7 @@ function machineSetSubject(o: Observed, mapi: MapiMachineSet): Subject {
  * reaches the new side before that side takes over, which then creates or deletes the machines.
  */
 function carryReplicas(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
   from: Authority,
   to: Authority,
@@ -81,7 +81,7 @@ function carryReplicas(
  * Whether the old authority differs from its mirror in replicas alone: what it converts to is
  * the mirror, but for the count.
  */
-function scaledOnly(o: Observed, mapi: MapiMachineSet, from: Authority): boolean {
+function scaledOnly(o: MachineSetObserved, mapi: MapiMachineSet, from: Authority): boolean {
   const capi = o.mirror;
   if (!capi) return false;
   if (from === 'MachineAPI') {
@@ -110,7 +110,7 @@ const TEMPLATE_AUTHORITY = 'template.spec.authoritativeAPI';
  * platform tells (GCP: the Infrastructure's resource tags, which Machine API binds by itself).
  */
 function providerSpecGate(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
   to: Authority,
 ): MigrationState | undefined {

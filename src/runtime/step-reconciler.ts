@@ -18,6 +18,7 @@ import type { Logger } from '../logging.js';
 import { CAPI_GROUP, MAPI_GROUP } from '../model/api-groups.js';
 import { stableHash } from '../model/naming.js';
 import { Reason, type SyncReason } from '../sync/conditions.js';
+import type { MirrorObserved } from '../sync/observed.js';
 import { reportFailure, type ReportingObject } from '../sync/report.js';
 import type { Step, WriteStep } from '../sync/steps.js';
 
@@ -66,12 +67,6 @@ export interface ReconcileResult {
   requeueAfterMs?: number;
   /** Retry with the key's backoff: an expected race or a plan that did not settle, not an error. */
   retry?: true;
-}
-
-/** What every observation carries. */
-export interface ObservedBase {
-  capiNamespace: string;
-  now: string;
 }
 
 /** A writable resource and the cache that holds its objects. */
@@ -199,7 +194,7 @@ class PermanentRefusal extends Error {
  * write, and where the writes go. A reconcile is observe(name) → plan(observed) → execute, until
  * the plan says done.
  */
-export interface ReconcilerParts<O extends ObservedBase> {
+export interface ReconcilerParts<O extends MirrorObserved> {
   /** The subject's name in logs: "machineSet" or "machine". */
   subject: string;
   /** What the plan needs, from the caches; undefined while a cache is not synced yet. */
@@ -214,7 +209,7 @@ export interface ReconcilerParts<O extends ObservedBase> {
   refusalReasons: RefusalReasons;
 }
 
-export class StepReconciler<O extends ObservedBase> {
+export class StepReconciler<O extends MirrorObserved> {
   /** Reconciles finished, successfully or not; lets tests and metrics see progress. */
   completed = 0;
   /** Per subject: the write the API server refused for good (and why), until the plan changes. */

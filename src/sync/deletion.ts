@@ -10,6 +10,7 @@
 import type { KubeObject } from '../api/types.js';
 import { AUTHORITY_ANNOTATION, FINALIZER, MIRROR_UID_ANNOTATION } from '../model/markers.js';
 import type { SyncKind } from './kind.js';
+import type { MirrorObserved } from './observed.js';
 import { reportFailure, type ReportingObject } from './report.js';
 import { done, isDeleting, isPaused, removeFinalizers, type Step } from './steps.js';
 
@@ -40,14 +41,6 @@ export interface DeletionKind extends SyncKind {
 
 /** A MAPI object as the table reads it. */
 type MapiSide = ReportingObject;
-
-/** Both sides' names and the mirror as observed. */
-export interface DeletionObserved {
-  capiNamespace: string;
-  name: string;
-  mirror?: KubeObject;
-  now: string;
-}
 
 /** Our paused mirror of an authoritative MAPI object: nobody else acts on it. */
 export function isOurPausedMirror(mirror: KubeObject): boolean {
@@ -91,11 +84,7 @@ function releaseMapi(k: DeletionKind, mapi: MapiSide): Step | undefined {
  * The table's step while the MAPI side or the mirror is being deleted; undefined while neither
  * is.
  */
-export function planDeletion(
-  k: DeletionKind,
-  o: DeletionObserved,
-  mapi: MapiSide,
-): Step | undefined {
+export function planDeletion(k: DeletionKind, o: MirrorObserved, mapi: MapiSide): Step | undefined {
   const { mirror } = o;
   if (isDeleting(mapi)) return planMapiDeletion(k, o, mapi);
   if (mirror && isDeleting(mirror)) return planMirrorDeletion(k, o, mapi, mirror);
@@ -103,7 +92,7 @@ export function planDeletion(
 }
 
 /** The MAPI side is being deleted. */
-function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide): Step {
+function planMapiDeletion(k: DeletionKind, o: MirrorObserved, mapi: MapiSide): Step {
   const { mirror } = o;
   const machineApi = mapi.status?.authoritativeAPI === 'MachineAPI';
   const clusterApi = mapi.status?.authoritativeAPI === 'ClusterAPI';
@@ -155,7 +144,7 @@ function planMapiDeletion(k: DeletionKind, o: DeletionObserved, mapi: MapiSide):
 /** The CAPI side is being deleted while the MAPI side stays. */
 function planMirrorDeletion(
   k: DeletionKind,
-  o: DeletionObserved,
+  o: MirrorObserved,
   mapi: MapiSide,
   mirror: KubeObject,
 ): Step {
@@ -192,7 +181,7 @@ function planMirrorDeletion(
 }
 
 /** No MAPI object of this name (and none to create): let go of whatever we held for it. */
-export function planWithoutMapi(k: DeletionKind, o: DeletionObserved): Step {
+export function planWithoutMapi(k: DeletionKind, o: MirrorObserved): Step {
   const { mirror } = o;
   if (mirror && isOurPausedMirror(mirror) && (isRecordedMirror(mirror) || isDeleting(mirror))) {
     // A paused mirror of a MAPI object that was authoritative and is gone mirrors nothing, even

@@ -16,7 +16,7 @@ import {
 } from '../model/markers.js';
 import type { SyncReason } from './conditions.js';
 import type { SyncKind } from './kind.js';
-import type { SyncObserved } from './observed.js';
+import type { MirrorObserved } from './observed.js';
 import {
   createWithOwnedMetadata,
   mergeOwnedMetadata,
@@ -90,7 +90,7 @@ interface Forward<C extends CapiMirror> extends SyncKind, ForwardMirror<C> {
  */
 export function convertForward<V>(
   k: ForwardKind,
-  o: SyncObserved,
+  o: MirrorObserved,
   mapi: ReportingObject,
   convert: (infrastructure: Infrastructure, converter: PlatformConverter) => Conversion<V>,
 ): { step: Step } | { value: V; warnings: string[] } {
@@ -126,7 +126,7 @@ export function convertForward<V>(
 /** The next write of a forward sync, or `done` once it is synchronized. */
 export function planForward<C extends CapiMirror>(
   k: SyncKind,
-  o: SyncObserved & { mirror?: C },
+  o: MirrorObserved & { mirror?: C },
   mapi: ReportingObject,
   authority: 'MachineAPI' | 'ClusterAPI',
   m: ForwardMirror<C>,

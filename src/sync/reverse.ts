@@ -7,7 +7,7 @@ import isEqual from 'lodash/isEqual.js';
 import type { Infrastructure, KubeObject } from '../api/types.js';
 import type { Conversion, PlatformConverter } from '../conversion/types.js';
 import type { SyncKind } from './kind.js';
-import type { SyncObserved } from './observed.js';
+import type { MirrorObserved } from './observed.js';
 import {
   formatFieldErrors,
   reportFailure,
@@ -59,7 +59,7 @@ interface Reverse extends SyncKind, ReverseMirror {
 /** The next write of a reverse sync, or `done` once the MAPI object mirrors the CAPI object. */
 export function planReverse(
   k: SyncKind,
-  o: SyncObserved,
+  o: MirrorObserved,
   mapi: MapiSide,
   capi: KubeObject,
   m: ReverseMirror,

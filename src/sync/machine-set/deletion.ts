@@ -8,10 +8,10 @@ import {
 } from '../deletion.js';
 import type { Step } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
-import type { Observed } from './observed.js';
+import type { MachineSetObserved } from './observed.js';
 import { planStaleTemplates } from './templates.js';
 
-function machineSets(o: Observed): DeletionKind {
+function machineSets(o: MachineSetObserved): DeletionKind {
   return {
     ...MACHINE_SETS,
     capiFinalizer: CAPI_MACHINE_SET_FINALIZER,
@@ -22,8 +22,11 @@ function machineSets(o: Observed): DeletionKind {
 }
 
 /** The MAPI MachineSet or its mirror is being deleted; undefined while neither is. */
-export const planMachineSetDeletion = (o: Observed, mapi: MapiMachineSet): Step | undefined =>
-  planDeletion(machineSets(o), o, mapi);
+export const planMachineSetDeletion = (
+  o: MachineSetObserved,
+  mapi: MapiMachineSet,
+): Step | undefined => planDeletion(machineSets(o), o, mapi);
 
 /** No MAPI MachineSet of this name: let go of whatever we held for it. */
-export const planWithoutMapi = (o: Observed): Step => planWithoutMapiSide(machineSets(o), o);
+export const planWithoutMapi = (o: MachineSetObserved): Step =>
+  planWithoutMapiSide(machineSets(o), o);

@@ -24,7 +24,7 @@ import {
 } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
 import { planCapiMachineSetStatus } from './mirror-status.js';
-import type { Observed } from './observed.js';
+import type { MachineSetObserved } from './observed.js';
 import { planStaleTemplates } from './templates.js';
 
 /** Converted once per version of the MachineSet and of what it is converted with. */
@@ -48,7 +48,7 @@ const FORWARD: ForwardKind = {
  * it cannot be converted (the sync reports why).
  */
 export function pausedMirrorSpec(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
 ): CapiMachineSet['spec'] | undefined {
   const { infrastructure, converter, capiNamespace } = o;
@@ -68,7 +68,7 @@ export function pausedMirrorSpec(
  * initial sync that creates the CAPI side under ClusterAPI.
  */
 export function planMachineSetForward(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
   authority: 'MachineAPI' | 'ClusterAPI',
 ): Step {
@@ -108,7 +108,7 @@ export function planMachineSetForward(
 
 /** The template the mirror will point at, owned by the mirror. */
 function planTemplate(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
   mirror: CapiMachineSet,
   desired: MachineTemplate,

@@ -7,10 +7,10 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../../api/types.js';
-import type { SyncObserved } from '../observed.js';
+import type { MirrorObserved } from '../observed.js';
 import type { TemplateUsers } from './templates.js';
 
-export interface Observed extends SyncObserved {
+export interface MachineSetObserved extends MirrorObserved {
   mapi?: MapiMachineSet;
   mirror?: CapiMachineSet;
   /** Every machine template of the platform's kind in the CAPI namespace. */

@@ -9,11 +9,11 @@ import type { Step } from '../steps.js';
 import { planMachineSetDeletion, planWithoutMapi } from './deletion.js';
 import { planMachineSetForward } from './forward.js';
 import { MACHINE_SETS } from './kind.js';
-import type { Observed } from './observed.js';
+import type { MachineSetObserved } from './observed.js';
 import { planReverseSync } from './reverse.js';
 
 export type { Step } from '../steps.js';
-export function planMachineSet(o: Observed): Step {
+export function planMachineSet(o: MachineSetObserved): Step {
   const { mapi } = o;
   if (!mapi) return planWithoutMapi(o);
   return (

@@ -9,15 +9,19 @@ import { planReverse, type ReverseMirror } from '../reverse.js';
 import type { Step } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
 import { mapiMachineSetStatus } from './mirror-status.js';
-import type { Observed } from './observed.js';
+import type { MachineSetObserved } from './observed.js';
 
-export function planReverseSync(o: Observed, mapi: MapiMachineSet, capi: CapiMachineSet): Step {
+export function planReverseSync(
+  o: MachineSetObserved,
+  mapi: MapiMachineSet,
+  capi: CapiMachineSet,
+): Step {
   return planReverse(MACHINE_SETS, o, mapi, capi, reverseMirror(o, mapi, capi));
 }
 
 /** What the MachineSet brings to the reverse sync: its conversion, providerSpec and status. */
 export function reverseMirror(
-  o: Observed,
+  o: MachineSetObserved,
   mapi: MapiMachineSet,
   capi: CapiMachineSet,
 ): ReverseMirror {

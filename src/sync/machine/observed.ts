@@ -8,9 +8,9 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../../api/types.js';
-import type { SyncObserved } from '../observed.js';
+import type { MirrorObserved } from '../observed.js';
 
-export interface MachineObserved extends SyncObserved {
+export interface MachineObserved extends MirrorObserved {
   mapi?: MapiMachine;
   /** The CAPI Machine of the same name. */
   mirror?: CapiMachine;

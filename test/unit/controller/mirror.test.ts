@@ -7,11 +7,10 @@ import {
   mirrorReconciler,
   type ClusterCaches,
   type ReconciledKind,
-  type MirrorObserved,
-  type ObservedSides,
 } from '../../../src/controller/mirror.js';
 import type { ObjectCache } from '../../../src/runtime/step-reconciler.js';
 import type { PlatformConverter } from '../../../src/conversion/types.js';
+import type { MirrorObserved } from '../../../src/sync/observed.js';
 import type { ObjectWriter } from '../../../src/kube/writer.js';
 import { MachineReason } from '../../../src/sync/conditions.js';
 import { done } from '../../../src/sync/steps.js';
@@ -61,7 +60,7 @@ function setUp(options: { hasInfrastructure: boolean; synced: boolean; migration
     capi: cache([object('capi', 'worker')]),
     infrastructureObjects: cache([], options.synced),
   };
-  const seen: { observed: ObservedSides<Observed>[]; plans: string[] } = {
+  const seen: { observed: Pick<Observed, keyof MirrorObserved>[]; plans: string[] } = {
     observed: [],
     plans: [],
   };

@@ -12,7 +12,7 @@ import type {
 } from '../../../../src/api/types.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { planMachineSetMigration } from '../../../../src/migration/plan.js';
-import type { Observed } from '../../../../src/sync/machine-set/observed.js';
+import type { MachineSetObserved } from '../../../../src/sync/machine-set/observed.js';
 import { planMachineSet, type Step } from '../../../../src/sync/machine-set/plan.js';
 import isEqual from 'lodash/isEqual.js';
 import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../../src/model/markers.js';
@@ -166,7 +166,7 @@ export class World {
     this.mapi = mapi;
   }
 
-  observe(): Observed {
+  observe(): MachineSetObserved {
     return {
       mapiNamespace: MAPI_NS,
       capiNamespace: CAPI_NS,
