@@ -20,7 +20,7 @@ import {
   MAPI_MACHINE_SET,
 } from '../kube/resources.js';
 import { migrationWantedOrUnderWay } from '../migration/handshake.js';
-import { planMachineSetMigration } from '../migration/plan.js';
+import { planMachineSetHandshake } from '../migration/machine-set.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { SOURCE_ANNOTATION } from '../model/markers.js';
 import { prefixOfTemplateName, templateNamePrefix } from '../model/naming.js';
@@ -28,7 +28,7 @@ import { change, itself, watch, watchKinds, type Controller } from '../runtime/c
 import type { ObjectCache, StepReconciler } from '../runtime/step-reconciler.js';
 import { Reason } from '../sync/conditions.js';
 import type { MachineSetObserved } from '../sync/machine-set/observed.js';
-import { planMachineSet } from '../sync/machine-set/plan.js';
+import { planMachineSetSync } from '../sync/machine-set/plan.js';
 import { ourTemplates, pointsAt, type TemplateUsers } from '../sync/machine-set/templates.js';
 import {
   clusterWatches,
@@ -321,8 +321,8 @@ export const MACHINE_SET_KIND: ReconciledKind<
       },
     };
   },
-  handshake: planMachineSetMigration,
-  sync: planMachineSet,
+  handshake: planMachineSetHandshake,
+  sync: planMachineSetSync,
   writes: (caches) => [
     { resource: MAPI_MACHINE_SET, cache: caches.mapiMachineSets },
     { resource: CAPI_MACHINE_SET, cache: caches.capiMachineSets },

@@ -14,13 +14,13 @@ import type {
 import type { PlatformConverter } from '../conversion/types.js';
 import type { InformerEvent } from '../kube/informer.js';
 import { CAPI_MACHINE, infrastructureResource, MAPI_MACHINE } from '../kube/resources.js';
-import { planMachineMigration } from '../migration/machine.js';
+import { planMachineHandshake } from '../migration/machine.js';
 import { CAPI_GROUP_PREFIX, MAPI_GROUP_PREFIX } from '../model/api-groups.js';
 import { itself, watch, watchKinds, type Controller } from '../runtime/controllers.js';
 import type { ObjectCache, StepReconciler } from '../runtime/step-reconciler.js';
 import { MachineReason } from '../sync/conditions.js';
 import type { MachineObserved } from '../sync/machine/observed.js';
-import { planMachine } from '../sync/machine/plan.js';
+import { planMachineSync } from '../sync/machine/plan.js';
 import {
   clusterWatches,
   machineKey,
@@ -151,8 +151,8 @@ export const MACHINE_KIND: ReconciledKind<MachineObserved, MachineCaches, Infras
         : undefined,
     };
   },
-  handshake: planMachineMigration,
-  sync: planMachine,
+  handshake: planMachineHandshake,
+  sync: planMachineSync,
   writes: (caches, converter) => {
     const instance = converter?.machine?.instance;
     const instances = instance && converter && caches.instanceObjects?.(converter);

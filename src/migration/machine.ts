@@ -9,7 +9,7 @@ import { planHandshake } from './handshake.js';
  * The next write of the Machine's handshake, or undefined when it has nothing to write (no
  * migration wanted, the Machine is being deleted, or waiting with the reason already on it).
  */
-export function planMachineMigration(o: MachineObserved): Step | undefined {
+export function planMachineHandshake(o: MachineObserved): Step | undefined {
   const { mapi, infrastructureMachine, instanceObject } = o;
   if (!mapi) return undefined;
   const companions = [infrastructureMachine, instanceObject].filter((c) => c !== undefined);

@@ -1,11 +1,7 @@
 // The deletion table (../deletion.ts) for MachineSets: their templates go with them. Pure.
 import type { MapiMachineSet } from '../../api/types.js';
 import { CAPI_MACHINE_SET_FINALIZER } from '../../model/markers.js';
-import {
-  planDeletion,
-  planWithoutMapi as planWithoutMapiSide,
-  type DeletionKind,
-} from '../deletion.js';
+import { planDeletion, planWithoutMapi, type DeletionKind } from '../deletion.js';
 import type { Step } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
 import type { MachineSetObserved } from './observed.js';
@@ -28,5 +24,5 @@ export const planMachineSetDeletion = (
 ): Step | undefined => planDeletion(machineSets(o), o, mapi);
 
 /** No MAPI MachineSet of this name: let go of whatever we held for it. */
-export const planWithoutMapi = (o: MachineSetObserved): Step =>
-  planWithoutMapiSide(machineSets(o), o);
+export const planMachineSetWithoutMapi = (o: MachineSetObserved): Step =>
+  planWithoutMapi(machineSets(o), o);

@@ -23,7 +23,7 @@ import {
   type Step,
 } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
-import { planCapiMachineSetStatus } from './mirror-status.js';
+import { planMachineSetCapiStatus } from './mirror-status.js';
 import type { MachineSetObserved } from './observed.js';
 import { planStaleTemplates } from './templates.js';
 
@@ -95,7 +95,7 @@ export function planMachineSetForward(
     ],
     spec: () => machineSet.spec,
     companion: (mirror) => planTemplate(o, mapi, mirror, template, warnings),
-    status: (mirror) => planCapiMachineSetStatus(mapi, mirror, o.now),
+    status: (mirror) => planMachineSetCapiStatus(mapi, mirror, o.now),
     // The templates we created that the mirror no longer uses.
     after: (mirror) =>
       planStaleTemplates(o.templates, o.name, mirror, templateName, o.templateUsers),

@@ -102,7 +102,7 @@ function mirrorConditions(
  * and our conditions. Undefined when it already says so, or when the MAPI status does not describe
  * the current MAPI spec yet (observedGeneration behind generation).
  */
-export function planCapiMachineSetStatus(
+export function planMachineSetCapiStatus(
   mapi: MapiMachineSet,
   mirror: CapiMachineSet,
   now: string,

@@ -11,16 +11,16 @@ import { MACHINE_SETS } from './kind.js';
 import { mapiMachineSetStatus } from './mirror-status.js';
 import type { MachineSetObserved } from './observed.js';
 
-export function planReverseSync(
+export function planMachineSetReverse(
   o: MachineSetObserved,
   mapi: MapiMachineSet,
   capi: CapiMachineSet,
 ): Step {
-  return planReverse(MACHINE_SETS, o, mapi, capi, reverseMirror(o, mapi, capi));
+  return planReverse(MACHINE_SETS, o, mapi, capi, machineSetReverseMirror(o, mapi, capi));
 }
 
 /** What the MachineSet brings to the reverse sync: its conversion, providerSpec and status. */
-export function reverseMirror(
+export function machineSetReverseMirror(
   o: MachineSetObserved,
   mapi: MapiMachineSet,
   capi: CapiMachineSet,

@@ -19,7 +19,7 @@ import {
 import { reportFailure, warningEvents } from '../report.js';
 import { annotate, controllerReference, isOwnedBy, isPaused, type Step } from '../steps.js';
 import { MACHINES } from './kind.js';
-import { planCapiMachineStatus } from './mirror-status.js';
+import { planMachineCapiStatus } from './mirror-status.js';
 import type { MachineObserved } from './observed.js';
 
 /** Fields Cluster API's Machine webhook defaults; kept as the server has them. */
@@ -74,7 +74,7 @@ export function planMachineForward(
     companion: (mirror) =>
       planInfrastructureMachine(o, mapi, mirror, infrastructureMachine, paused) ??
       pauseInstanceObject(o, paused),
-    status: (mirror) => planCapiMachineStatus(mapi, mirror),
+    status: (mirror) => planMachineCapiStatus(mapi, mirror),
     synchronized: (mirror) =>
       paused
         ? `Mirrored to ${capiName} (paused) with ${mirror.spec.infrastructureRef.kind} ${mirror.spec.infrastructureRef.name}.`

@@ -29,7 +29,7 @@ const MAPI_PHASE: Record<string, string> = {
  * Machine describes: phase, node reference, addresses, and provisioning done once the instance
  * exists (a providerID). Undefined when it already says so.
  */
-export function planCapiMachineStatus(
+export function planMachineCapiStatus(
   mapi: MapiMachine,
   mirror: CapiMachine,
 ): WriteStep | undefined {

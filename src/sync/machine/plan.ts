@@ -18,7 +18,7 @@ import { MACHINES } from './kind.js';
 import type { MachineObserved } from './observed.js';
 import { planMachineReverse, planMapiMirrorCreation } from './reverse.js';
 
-export function planMachine(o: MachineObserved): Step {
+export function planMachineSync(o: MachineObserved): Step {
   const { mapi } = o;
   const infrastructure = releaseDeletedProviderObjects(o);
   if (infrastructure) return infrastructure;

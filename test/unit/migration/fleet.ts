@@ -2,7 +2,7 @@
 // infrastructure machine, with the controllers that act on them: machine-api-operator's
 // Machine controller, Cluster API's Machine controller, the provider's finalizer rule, a
 // stand-in for the Machine sync, and each Machine's own migration handshake
-// (planMachineMigration).
+// (planMachineHandshake).
 import type {
   CapiMachine,
   InfrastructureMachine,
@@ -10,7 +10,7 @@ import type {
   MapiCondition,
   MapiMachine,
 } from '../../../src/api/types.js';
-import { planMachineMigration } from '../../../src/migration/machine.js';
+import { planMachineHandshake } from '../../../src/migration/machine.js';
 import type { MachineObserved } from '../../../src/sync/machine/observed.js';
 import { AUTHORITY_ANNOTATION, PAUSED_ANNOTATION } from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/steps.js';
@@ -140,7 +140,7 @@ export class Fleet implements MachinesModel {
 
   /** The next write of one Machine's handshake. */
   plan(name: string): Step | undefined {
-    return planMachineMigration(this.observe(name));
+    return planMachineHandshake(this.observe(name));
   }
 
   slotOf(object: KubeObject): Slot | undefined {

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { KubeObject, MapiMachineSet } from '../../../src/api/types.js';
 import { migrationWantedOrUnderWay } from '../../../src/migration/handshake.js';
-import { planMachineSetMigration } from '../../../src/migration/plan.js';
+import { planMachineSetHandshake } from '../../../src/migration/machine-set.js';
 import { MIGRATION_CONDITION, MigrationReason } from '../../../src/migration/status.js';
 import { PAUSED_ANNOTATION } from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/machine-set/plan.js';
@@ -367,9 +367,9 @@ describe('a MachineSet migration with its Machines', () => {
         capi: [],
       };
       const plans = [observed, { ...observed, machines: { mapi: [], capi: [] } }].map(
-        planMachineSetMigration,
+        planMachineSetHandshake,
       );
-      plans.push(planMachineSetMigration({ ...observed, machines: unmirrored }));
+      plans.push(planMachineSetHandshake({ ...observed, machines: unmirrored }));
       const reads = migrationWantedOrUnderWay(world.mapi!);
       states.push(reads);
       if (!reads) expect(plans[1]).to.deep.equal(plans[0]).and.deep.equal(plans[2]);

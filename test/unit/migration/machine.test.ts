@@ -1,4 +1,4 @@
-// One Machine's migration handshake (planMachineMigration), stepped by hand, with
+// One Machine's migration handshake (planMachineHandshake), stepped by hand, with
 // machine-api-operator, Cluster API and the Machine sync acting after every write.
 import { expect } from 'chai';
 import type { KubeObject, MapiMachine } from '../../../src/api/types.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MapiCondition } from '../../../src/api/types.js';
-import { planCapiMachineSetStatus } from '../../../src/sync/machine-set/mirror-status.js';
+import { planMachineSetCapiStatus } from '../../../src/sync/machine-set/mirror-status.js';
 import { formatFieldErrors } from '../../../src/sync/report.js';
 import {
   conditionDiffers,
@@ -81,7 +81,7 @@ describe('Synchronized condition', () => {
       metadata: { name: 'worker-a', generation: 1 },
       spec: { replicas: 2, selector: { matchLabels: { set: 'worker-a' } } },
     } as never;
-    const step = planCapiMachineSetStatus(mapi, mirror, now);
+    const step = planMachineSetCapiStatus(mapi, mirror, now);
     const patch = step?.kind === 'patch' ? step.patch : undefined;
     const body = patch?.type === 'merge' ? patch.body : undefined;
     const conditions = (body?.status as { conditions?: { lastTransitionTime: string }[] })

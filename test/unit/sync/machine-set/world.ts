@@ -11,9 +11,9 @@ import type {
   MapiMachineSet,
 } from '../../../../src/api/types.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
-import { planMachineSetMigration } from '../../../../src/migration/plan.js';
+import { planMachineSetHandshake } from '../../../../src/migration/machine-set.js';
 import type { MachineSetObserved } from '../../../../src/sync/machine-set/observed.js';
-import { planMachineSet, type Step } from '../../../../src/sync/machine-set/plan.js';
+import { planMachineSetSync, type Step } from '../../../../src/sync/machine-set/plan.js';
 import isEqual from 'lodash/isEqual.js';
 import { CAPI_MACHINE_SET_FINALIZER, PAUSED_ANNOTATION } from '../../../../src/model/markers.js';
 import { pointsAt } from '../../../../src/sync/machine-set/templates.js';
@@ -194,7 +194,8 @@ export class World {
   plan(): Step {
     const observed = this.observe();
     return (
-      (this.migration ? planMachineSetMigration(observed) : undefined) ?? planMachineSet(observed)
+      (this.migration ? planMachineSetHandshake(observed) : undefined) ??
+      planMachineSetSync(observed)
     );
   }
 

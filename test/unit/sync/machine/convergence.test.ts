@@ -11,7 +11,7 @@ import {
 import { ADMITTED_SHAPES } from '../machine-set/world.js';
 import { MachineWorld, storedMachine } from './world.js';
 
-describe('planMachine: convergence', () => {
+describe('planMachineSync: convergence', () => {
   it('settles under MachineAPI from no mirror, then writes nothing', () => {
     const world = new MachineWorld(storedMachine('MachineAPI'));
     const steps = world.converge();

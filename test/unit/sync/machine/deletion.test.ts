@@ -62,7 +62,7 @@ function machineApiOperatorFinishes(world: MachineWorld): void {
   );
 }
 
-describe('planMachine: deletion', () => {
+describe('planMachineSync: deletion', () => {
   describe('MachineAPI', () => {
     it("deletes the paused mirror of a deleted MAPI Machine once machine-api-operator has finished, removing Cluster API's finalizer", () => {
       const world = machineApiWorld();
@@ -372,7 +372,7 @@ describe('planMachine: deletion', () => {
   });
 });
 
-describe("planMachine: the provider's instance object (CAPO's OpenStackServer)", () => {
+describe("planMachineSync: the provider's instance object (CAPO's OpenStackServer)", () => {
   const SERVER = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
     kind: 'FakeServer',

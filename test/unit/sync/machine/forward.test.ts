@@ -27,7 +27,7 @@ function next(world: MachineWorld, check: (step: Step) => void): Step {
   return step;
 }
 
-describe('planMachine: MAPI → CAPI under MachineAPI', () => {
+describe('planMachineSync: MAPI → CAPI under MachineAPI', () => {
   it("leaves another writer's labels and annotations on the CAPI Machine; ours follow MAPI", () => {
     const world = new MachineWorld(storedMachine());
     world.mapi!.metadata.labels = { ...world.mapi!.metadata.labels, 'team.example.com/owner': 'a' };
@@ -166,7 +166,7 @@ describe('planMachine: MAPI → CAPI under MachineAPI', () => {
   });
 });
 
-describe("planMachine: the infrastructure machine's labels and annotations", () => {
+describe("planMachineSync: the infrastructure machine's labels and annotations", () => {
   it("are recorded as ours from its create; another writer's stay, ours follow MAPI", () => {
     const world = new MachineWorld(storedMachine());
     world.converge();
@@ -227,7 +227,7 @@ describe("planMachine: the infrastructure machine's labels and annotations", () 
   });
 });
 
-describe('planMachine: Migrating or no authority', () => {
+describe('planMachineSync: Migrating or no authority', () => {
   for (const authority of ['Migrating', null] as const) {
     it(`writes nothing when status.authoritativeAPI is ${authority ?? 'empty'}`, () => {
       const world = new MachineWorld(storedMachine(authority));

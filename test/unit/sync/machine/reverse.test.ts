@@ -26,7 +26,7 @@ function scaledUpWorld(authority: 'MachineAPI' | 'ClusterAPI' = 'ClusterAPI'): M
   return world;
 }
 
-describe('planMachine: CAPI → MAPI', () => {
+describe('planMachineSync: CAPI → MAPI', () => {
   it('creates the MAPI mirror of a Machine an authoritative CAPI MachineSet created', () => {
     const world = scaledUpWorld();
     const step = world.plan();

@@ -11,7 +11,7 @@ import type {
   MapiMachineSet,
 } from '../../../../src/api/types.js';
 import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
-import { planMachine } from '../../../../src/sync/machine/plan.js';
+import { planMachineSync } from '../../../../src/sync/machine/plan.js';
 import type { MachineObserved } from '../../../../src/sync/machine/observed.js';
 import type { Step } from '../../../../src/sync/steps.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
@@ -132,7 +132,7 @@ export class MachineWorld {
   }
 
   plan(): Step {
-    return planMachine(this.observe());
+    return planMachineSync(this.observe());
   }
 
   /** Runs the plan until done; returns the steps taken. Throws if it does not settle. */

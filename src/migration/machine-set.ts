@@ -10,7 +10,7 @@ import type { MapiMachineSet } from '../api/types.js';
 import { migrationBlockers } from '../conversion/machine-set/to-capi.js';
 import { pausedMirrorSpec } from '../sync/machine-set/forward.js';
 import type { MachineSetObserved } from '../sync/machine-set/observed.js';
-import { reverseMirror } from '../sync/machine-set/reverse.js';
+import { machineSetReverseMirror } from '../sync/machine-set/reverse.js';
 import { formatFieldErrors } from '../sync/report.js';
 import { specDiffers } from '../sync/same-machines.js';
 import { patchSpec, type Step } from '../sync/steps.js';
@@ -24,7 +24,7 @@ import type { Subject } from './subject.js';
  * (no migration wanted, or waiting with the reason already on the object). A write may be
  * to one of its MAPI Machines (handing it over).
  */
-export function planMachineSetMigration(o: MachineSetObserved): Step | undefined {
+export function planMachineSetHandshake(o: MachineSetObserved): Step | undefined {
   const { mapi } = o;
   if (!mapi) return undefined;
   return planHandshake(machineSetSubject(o, mapi));
@@ -90,7 +90,7 @@ function scaledOnly(o: MachineSetObserved, mapi: MapiMachineSet, from: Authority
   }
   const { infrastructure, converter } = o;
   if (!infrastructure || !converter) return false;
-  const mirror = reverseMirror(o, mapi, capi);
+  const mirror = machineSetReverseMirror(o, mapi, capi);
   const conversion = mirror.convert(infrastructure, converter);
   if (!conversion.ok) return false;
   const wanted = conversion.value.spec;
