@@ -7,7 +7,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CapiMachineSet, Infrastructure, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
-import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
+import { machineSetToCapi } from '../../src/conversion/machine-set/to-capi.js';
 import { Reason, synchronizedCondition, withCondition } from '../../src/sync/conditions.js';
 import { FINALIZER, SYNCHRONIZED } from '../../src/model/markers.js';
 import { selectorString } from '../../src/sync/machine-set/mirror-status.js';
@@ -56,7 +56,7 @@ export async function runFloorPass(options: FloorOptions): Promise<number> {
 
   const syncOne = async (mapi: MapiMachineSet): Promise<void> => {
     const name = mapi.metadata.name;
-    const converted = convertMachineSet({
+    const converted = machineSetToCapi({
       mapi,
       infrastructure,
       converter: awsConverter,

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Infrastructure, MapiMachine, MapiMachineSet } from '../../src/api/types.js';
 import { awsConverter } from '../../src/conversion/aws/index.js';
-import { convertMachineSet } from '../../src/conversion/machine-set/to-capi.js';
+import { machineSetToCapi } from '../../src/conversion/machine-set/to-capi.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
 import { silentLogger } from '../../src/logging.js';
 import { synchronizedAtGeneration } from '../../src/sync/report.js';
@@ -80,7 +80,7 @@ function log(message: string): void {
 function benchConversion(): void {
   const mapi = awsMachineSet('bench-worker-us-east-1a', 'openshift-machine-api');
   const convert = () =>
-    convertMachineSet({
+    machineSetToCapi({
       mapi,
       infrastructure,
       converter: awsConverter,

@@ -62,7 +62,7 @@ export interface PlatformConverter {
     instance?: { apiVersion: string; kind: string; plural: string; finalizer: string };
   };
   /** MAPI → CAPI: the providerSpec as the machine template's spec. */
-  convert(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;
+  toCapi(providerSpec: unknown, context: ConversionContext): Conversion<ProviderConversion>;
   /**
    * What a MachineSet's providerSpec must say before it migrates to Cluster API, where the
    * machines Cluster API creates would otherwise differ from Machine API's (none when empty).

@@ -16,7 +16,7 @@ export function sameMachines(
 ): boolean {
   const { converter, infrastructure } = o;
   if (!converter || !infrastructure) return false;
-  const convert = (value: unknown) => converter.convert(value, { infrastructure, ...where });
+  const convert = (value: unknown) => converter.toCapi(value, { infrastructure, ...where });
   const left = convert(a);
   const right = convert(b);
   return left.ok && right.ok && isEqual(left.value, right.value);

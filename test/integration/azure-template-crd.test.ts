@@ -277,7 +277,7 @@ describe('Azure conversion against the real AzureMachineTemplate CRD', () => {
 
   it('would notice a field the CRD does not know (Strict field validation)', async () => {
     const namespace = await testNamespace('azure-crd');
-    const converted = azureConverter.convert(
+    const converted = azureConverter.toCapi(
       {
         apiVersion: 'machine.openshift.io/v1beta1',
         kind: 'AzureMachineProviderSpec',

@@ -280,7 +280,7 @@ describe('GCP conversion against the real GCPMachineTemplate CRD', () => {
   it("the CRD accepts the shared fixture's template unchanged", async () => {
     const namespace = await testNamespace('gcp-crd');
     const machineSet = gcpFixture.machineSet('demo-abc12-worker-a', namespace);
-    const converted = gcpConverter.convert(machineSet.spec.template?.spec?.providerSpec?.value, {
+    const converted = gcpConverter.toCapi(machineSet.spec.template?.spec?.providerSpec?.value, {
       ...context,
       infrastructure: infrastructure(gcpFixture.infrastructure),
     });

@@ -69,7 +69,7 @@ async function namespaceWithPolicy(): Promise<string> {
 /** The template and the infrastructure machine of a platform's converted worker MachineSet. */
 function objectsOf(platform: PlatformMachineSet, namespace: string) {
   const { converter } = platform;
-  const converted = converter.convert(providerSpecOf(platform.machineSet()), {
+  const converted = converter.toCapi(providerSpecOf(platform.machineSet()), {
     infrastructure: platform.infrastructure,
     path: 'spec.template.spec.providerSpec.value',
     controlPlane: false,

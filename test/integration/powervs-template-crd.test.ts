@@ -134,7 +134,7 @@ describe('PowerVS conversion against the real IBMPowerVSMachineTemplate CRD', ()
 
   it('would notice a template the server fills in or rejects (control)', async () => {
     const namespace = await testNamespace('powervs-crd');
-    const converted = powerVsConverter.convert(
+    const converted = powerVsConverter.toCapi(
       {
         apiVersion: 'machine.openshift.io/v1',
         kind: 'PowerVSMachineProviderConfig',

@@ -132,7 +132,7 @@ describe("vSphere, next to CAPV's webhooks, Cluster API and machine-api-operator
     // default to rewrite.
     const template = await mirrorTemplate(c, 'fleet', vsphereFixture.templates);
     const platform = platformMachineSets().find((p) => p.platform === 'VSphere')!;
-    const converted = platform.converter.convert(providerSpecOf(platform.machineSet()), {
+    const converted = platform.converter.toCapi(providerSpecOf(platform.machineSet()), {
       infrastructure: platform.infrastructure,
       path: PROVIDER_SPEC_PATH,
       controlPlane: false,

@@ -40,9 +40,9 @@ export async function assertCrdAcceptsEveryConversion(
   let run = 0;
   await fc.assert(
     fc.asyncProperty(providerSpec, async (spec) => {
-      const first = converter.convert(structuredClone(spec), context);
+      const first = converter.toCapi(structuredClone(spec), context);
       if (!first.ok) throw new Error(`conversion failed: ${JSON.stringify(first.errors)}`);
-      const second = converter.convert(structuredClone(spec), context);
+      const second = converter.toCapi(structuredClone(spec), context);
       expect(second).to.deep.equal(first);
 
       const templateSpec = first.value.templateSpec;

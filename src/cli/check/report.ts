@@ -6,8 +6,8 @@ import type {
   MachineAutoscaler,
   MapiMachineSet,
 } from '../../api/types.js';
-import { convertMachineSet, migrationBlockers } from '../../conversion/machine-set/to-capi.js';
-import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
+import { machineSetToCapi, migrationBlockers } from '../../conversion/machine-set/to-capi.js';
+import { machineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
 import { describeValue } from '../../conversion/common/field-reader.js';
 import { shorten } from '../../conversion/common/quote.js';
 import { CONVERTERS } from '../../conversion/platforms.js';
@@ -99,7 +99,7 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
   }
 
   const infrastructure = infrastructureFor(facts.infrastructure, converter.platform, clusterName);
-  const mirror = convertMachineSet({
+  const mirror = machineSetToCapi({
     mapi,
     infrastructure,
     converter,
@@ -111,7 +111,7 @@ export function reportMachineSet(mapi: MapiMachineSet, facts: CheckFacts): Machi
     return notMirrored(withPlatform, [...mirror.errors.map(at('mirror')), ...gate(true)]);
 
   const { machineSet, template } = mirror.value;
-  const back = convertMachineSetToMapi({
+  const back = machineSetToMapi({
     capi: machineSet,
     template,
     mapi,

@@ -1,14 +1,14 @@
 // The AWS platform converter: a MAPI AWSMachineProviderConfig ↔ the `spec.template.spec` of a
 // CAPA AWSMachineTemplate (v1beta2); MAPI → CAPI in to-capi.ts,
 // CAPI → MAPI in to-mapi.ts.
-import { AWS_PLATFORM, convertAwsProviderSpec } from './to-capi.js';
+import { AWS_PLATFORM, awsToCapi } from './to-capi.js';
 import type { PlatformConverter } from '../types.js';
 import { awsMachineIdentity } from './machine-identity.js';
-import { awsTemplateToMapi } from './to-mapi.js';
+import { awsToMapi } from './to-mapi.js';
 
 export const awsConverter: PlatformConverter = {
   ...AWS_PLATFORM,
-  convert: convertAwsProviderSpec,
+  toCapi: awsToCapi,
   machine: {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'AWSMachine',
@@ -16,6 +16,5 @@ export const awsConverter: PlatformConverter = {
     finalizer: 'awsmachine.infrastructure.cluster.x-k8s.io',
     identity: awsMachineIdentity,
   },
-  toMapi: (templateSpec, context) =>
-    awsTemplateToMapi(templateSpec, context, convertAwsProviderSpec),
+  toMapi: (templateSpec, context) => awsToMapi(templateSpec, context, awsToCapi),
 };

@@ -49,7 +49,7 @@ export const AWS_PLATFORM: ProviderSpecOwner = {
   },
 };
 
-export function convertAwsProviderSpec(
+export function awsToCapi(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {

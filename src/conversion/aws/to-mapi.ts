@@ -58,7 +58,7 @@ export const TEMPLATE_FIELDS_WITHOUT_EQUIVALENT: readonly string[] = [
   'ami.eksLookupType',
 ];
 
-export function awsTemplateToMapi(
+export function awsToMapi(
   templateSpec: unknown,
   context: ReverseContext,
   forward: ForwardConversion,

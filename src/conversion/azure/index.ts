@@ -2,14 +2,14 @@
 // CAPZ AzureMachineTemplate (v1beta1), one file per direction.
 import { azureMachineIdentity } from './machine-identity.js';
 import { AZURE_PLATFORM } from './platform.js';
-import { convertAzureProviderSpec } from './to-capi.js';
-import { convertAzureTemplateSpec } from './to-mapi.js';
+import { azureToCapi } from './to-capi.js';
+import { azureToMapi } from './to-mapi.js';
 import type { PlatformConverter } from '../types.js';
 
 export const azureConverter: PlatformConverter = {
   ...AZURE_PLATFORM,
   template: { ...AZURE_PLATFORM.template },
-  convert: convertAzureProviderSpec,
+  toCapi: azureToCapi,
   machine: {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'AzureMachine',
@@ -17,5 +17,5 @@ export const azureConverter: PlatformConverter = {
     finalizer: 'azuremachine.infrastructure.cluster.x-k8s.io',
     identity: azureMachineIdentity,
   },
-  toMapi: convertAzureTemplateSpec,
+  toMapi: azureToMapi,
 };

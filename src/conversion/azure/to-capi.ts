@@ -24,7 +24,7 @@ import { quote } from '../common/quote.js';
 
 const ULTRA_SSD_CAPABILITY = ['Enabled', 'Disabled'] as const;
 
-export function convertAzureProviderSpec(
+export function azureToCapi(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {

@@ -10,7 +10,7 @@ import type { Conversion, ReverseContext } from '../types.js';
 import { keepCurrentSpellings, keptFieldDefaults } from './kept-from-current.js';
 import { AZURE_PLATFORM, MAPI_API_VERSIONS } from './platform.js';
 import { KEEP_ON_CLUSTER_API, TemplateReport } from './template-report.js';
-import { convertAzureProviderSpec } from './to-capi.js';
+import { azureToCapi } from './to-capi.js';
 import { reverseDataDisks, reverseOsDisk } from './to-mapi-disks.js';
 import { reverseNetwork } from './to-mapi-network.js';
 import {
@@ -26,7 +26,7 @@ import { withoutClusterTags } from '../common/cluster-tags.js';
 /** Where the providerSpec sits in a MAPI MachineSet, for messages about it. */
 const MAPI_PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
 
-export function convertAzureTemplateSpec(
+export function azureToMapi(
   templateSpec: unknown,
   context: ReverseContext,
 ): Conversion<JsonObject> {
@@ -48,8 +48,7 @@ export function convertAzureTemplateSpec(
     path: MAPI_PROVIDER_SPEC_PATH,
     controlPlane: context.controlPlane,
   };
-  const forward = (providerSpec: JsonObject) =>
-    convertAzureProviderSpec(providerSpec, forwardContext);
+  const forward = (providerSpec: JsonObject) => azureToCapi(providerSpec, forwardContext);
   const check = forward(canonical);
   if (!check.ok) {
     // Limits the template's webhook would enforce already (sizes, names, formats).

@@ -68,7 +68,7 @@ export function convertProviderSpec(
   report: ConversionReport,
 ): Conversion<ProviderConversion> | undefined {
   if (!providerSpec.readable) return undefined;
-  const provider = converter.convert(providerSpec.value, context);
+  const provider = converter.toCapi(providerSpec.value, context);
   if (!provider.ok) report.errors.push(...provider.errors);
   return provider;
 }

@@ -39,7 +39,7 @@ export const GCP_PLATFORM: ProviderSpecOwner = {
   },
 };
 
-export function convertGcpProviderSpec(
+export function gcpToCapi(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {

@@ -44,7 +44,7 @@ const CAPG_DEFAULT_SERVICE_ACCOUNT = {
   scopes: ['https://www.googleapis.com/auth/cloud-platform'],
 };
 
-export function gcpTemplateToMapi(
+export function gcpToMapi(
   templateSpec: unknown,
   context: ReverseContext,
 ): Conversion<Record<string, unknown>> {

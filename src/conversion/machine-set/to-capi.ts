@@ -75,7 +75,7 @@ const TEMPLATE_METADATA: MachineMetadataTarget = {
  * The mirror of a MAPI MachineSet, or every field error found. Takes any JSON as `mapi` and never
  * throws: whatever the API server would refuse in the mirror is reported on the MAPI field.
  */
-export function convertMachineSet(input: MirrorInput): Conversion<Mirror> {
+export function machineSetToCapi(input: MirrorInput): Conversion<Mirror> {
   const { infrastructure, converter } = input;
   const report = new ConversionReport();
   const clusterName = infrastructure.status?.infrastructureName ?? '';

@@ -48,7 +48,7 @@ export interface MapiMachineSetMirror extends MachineSetMetadata {
  * every field error found, each on a field of the CAPI MachineSet or of its template
  * (`<Kind> <name> spec.template.spec…`). Never throws.
  */
-export function convertMachineSetToMapi(input: ReverseInput): Conversion<MapiMachineSetMirror> {
+export function machineSetToMapi(input: ReverseInput): Conversion<MapiMachineSetMirror> {
   const { infrastructure } = input;
   const report = new ConversionReport();
   const capi = readCapiMachineSet(

@@ -56,7 +56,7 @@ const MACHINE_METADATA: MachineMetadataTarget = {
 
 type InfrastructureMachineType = NonNullable<PlatformConverter['machine']>;
 
-export function convertMachine(input: MachineMirrorInput): Conversion<MachineMirror> {
+export function machineToCapi(input: MachineMirrorInput): Conversion<MachineMirror> {
   const { infrastructure, converter } = input;
   const report = new ConversionReport();
   const clusterName = infrastructure.status?.infrastructureName ?? '';

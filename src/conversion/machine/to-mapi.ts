@@ -56,7 +56,7 @@ const OUT_OF_SCOPE =
  * The MAPI Machine that mirrors `capi`, or every field error found, each on a field of the CAPI
  * Machine or of its infrastructure machine (`<Kind> <name> spec…`). Never throws.
  */
-export function convertMachineToMapi(input: MachineReverseInput): Conversion<MapiMachineMirror> {
+export function machineToMapi(input: MachineReverseInput): Conversion<MapiMachineMirror> {
   const report = new ConversionReport();
   const capi = readCapiMachine(
     input.capi,

@@ -1,7 +1,7 @@
 // The OpenStack platform converter: a MAPI OpenstackProviderSpec ↔ the `spec.template.spec` of a
 // CAPO OpenStackMachineTemplate (v1beta1); MAPI → CAPI in to-capi.ts,
 // CAPI → MAPI in to-mapi.ts.
-import { OPENSTACK_PLATFORM, convertOpenstackProviderSpec } from './to-capi.js';
+import { OPENSTACK_PLATFORM, openstackToCapi } from './to-capi.js';
 import type { PlatformConverter } from '../types.js';
 import { openstackMachineIdentity } from './machine-identity.js';
 import { openstackToMapi } from './to-mapi.js';
@@ -10,7 +10,7 @@ export { KEPT_FROM_CURRENT } from './kept-from-current.js';
 
 export const openstackConverter: PlatformConverter = {
   ...OPENSTACK_PLATFORM,
-  convert: convertOpenstackProviderSpec,
+  toCapi: openstackToCapi,
   machine: {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'OpenStackMachine',

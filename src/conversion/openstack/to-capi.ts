@@ -39,7 +39,7 @@ export const OPENSTACK_PLATFORM: ProviderSpecOwner = {
   },
 };
 
-export function convertOpenstackProviderSpec(
+export function openstackToCapi(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {

@@ -75,7 +75,7 @@ export const POWERVS_PLATFORM: ProviderSpecOwner = {
   },
 };
 
-export function convertPowerVsProviderSpec(
+export function powerVsToCapi(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {

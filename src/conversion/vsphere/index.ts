@@ -1,6 +1,6 @@
 // The vSphere platform converter: a MAPI VSphereMachineProviderSpec ↔ the `spec.template.spec` of
 // a CAPV VSphereMachineTemplate (v1beta1); MAPI → CAPI in to-capi.ts, CAPI → MAPI in to-mapi.ts.
-import { VSPHERE_PLATFORM, convertVSphereProviderSpec } from './to-capi.js';
+import { VSPHERE_PLATFORM, vsphereToCapi } from './to-capi.js';
 import type { ConversionContext, FieldError, PlatformConverter } from '../types.js';
 import { vsphereMachineIdentity } from './machine-identity.js';
 import { CAPV_API_VERSION } from './names.js';
@@ -20,7 +20,7 @@ function vsphereMigrationBlockers(providerSpec: unknown, context: ConversionCont
 
 export const vsphereConverter: PlatformConverter = {
   ...VSPHERE_PLATFORM,
-  convert: convertVSphereProviderSpec,
+  toCapi: vsphereToCapi,
   migrationBlockers: vsphereMigrationBlockers,
   machine: {
     apiVersion: CAPV_API_VERSION,

@@ -41,7 +41,7 @@ export const VSPHERE_PLATFORM: ProviderSpecOwner = {
   },
 };
 
-export function convertVSphereProviderSpec(
+export function vsphereToCapi(
   providerSpec: unknown,
   context: ConversionContext,
 ): Conversion<ProviderConversion> {

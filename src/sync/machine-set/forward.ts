@@ -5,7 +5,7 @@
 import type { CapiMachineSet, MachineTemplate, MapiMachineSet } from '../../api/types.js';
 import { SOURCE_ANNOTATION } from '../../model/markers.js';
 import { Reason } from '../conditions.js';
-import { convertMachineSet } from '../../conversion/machine-set/to-capi.js';
+import { machineSetToCapi } from '../../conversion/machine-set/to-capi.js';
 import { convertForward, planForward, type ForwardKind } from '../forward.js';
 import { remembered } from '../remembered-conversion.js';
 import {
@@ -28,7 +28,7 @@ import type { MachineSetObserved } from './observed.js';
 import { planStaleTemplates } from './templates.js';
 
 /** Converted once per version of the MachineSet and of what it is converted with. */
-const convertMachineSetOnce = remembered(convertMachineSet);
+const convertMachineSetOnce = remembered(machineSetToCapi);
 
 const FORWARD: ForwardKind = {
   ...MACHINE_SETS,

@@ -4,7 +4,7 @@
 // in the MachineSet's machine template; its status fields.
 import type { CapiMachineSet, MapiMachineSet } from '../../api/types.js';
 import { isControlPlane } from '../../conversion/common/metadata.js';
-import { convertMachineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
+import { machineSetToMapi } from '../../conversion/machine-set/to-mapi.js';
 import { planReverse, type ReverseMirror } from '../reverse.js';
 import type { Step } from '../steps.js';
 import { MACHINE_SETS } from './kind.js';
@@ -29,7 +29,7 @@ export function machineSetReverseMirror(
   const template = o.templates.find((t) => t.metadata.name === templateName);
   return {
     convert: (infrastructure, converter) =>
-      convertMachineSetToMapi({ capi, template, mapi, infrastructure, converter }),
+      machineSetToMapi({ capi, template, mapi, infrastructure, converter }),
     machineSpec: {
       within: (spec) => (spec as { template?: { spec?: unknown } }).template?.spec,
       path: 'spec.template.spec.providerSpec.value',

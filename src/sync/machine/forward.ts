@@ -3,7 +3,7 @@
 // them for a Machine born under Cluster API. Pure. What is the Machine's own: its conversion,
 // the infrastructure machine (the companion) and its mirrored status.
 import type { CapiMachine, InfrastructureMachine, MapiMachine } from '../../api/types.js';
-import { convertMachine } from '../../conversion/machine/to-capi.js';
+import { machineToCapi } from '../../conversion/machine/to-capi.js';
 import { PAUSED_ANNOTATION, PAUSED_VALUE, SPEC_HASH_ANNOTATION } from '../../model/markers.js';
 import { stableHashOfFrozen } from '../../model/naming.js';
 import { MachineReason } from '../conditions.js';
@@ -30,7 +30,7 @@ const DEFAULTED_SPEC_FIELDS = ['deletion'] as const;
  * and Cluster the conversion reads only which one they are (owner references), so their status
  * updates, frequent while Machines come up, do not convert every Machine of the set again.
  */
-const convertMachineOnce = remembered(convertMachine, {
+const machineToCapiOnce = remembered(machineToCapi, {
   machineSet: (set) => set?.metadata.uid,
   cluster: (cluster) => cluster?.metadata.uid,
 });
@@ -53,7 +53,7 @@ export function planMachineForward(
 ): Step {
   const paused = authority === 'MachineAPI';
   const converted = convertForward(FORWARD, o, mapi, (infrastructure, converter) =>
-    convertMachineOnce({
+    machineToCapiOnce({
       mapi,
       infrastructure,
       converter,

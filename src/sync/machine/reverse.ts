@@ -3,7 +3,7 @@
 // never written. What is the Machine's own: our annotations kept on the MAPI Machine, and the rule
 // that a CAPI Machine a Cluster API-authoritative MachineSet created gets a MAPI mirror.
 import type { CapiMachine, MapiMachine } from '../../api/types.js';
-import { convertMachineToMapi } from '../../conversion/machine/to-mapi.js';
+import { machineToMapi } from '../../conversion/machine/to-mapi.js';
 import { CLUSTER_API_UID_ANNOTATION, FINALIZER, isOurKey } from '../../model/markers.js';
 import { formatFieldErrors, warningEvents } from '../report.js';
 import { planReverse } from '../reverse.js';
@@ -19,7 +19,7 @@ export function planMachineReverse(o: MachineObserved, mapi: MapiMachine, capi: 
     convert: (infrastructure, converter) => {
       const { infrastructureMachine } = o;
       const input = { capi, infrastructureMachine, mapi, infrastructure, converter };
-      const conversion = convertMachineToMapi(input);
+      const conversion = machineToMapi(input);
       if (!conversion.ok) return conversion;
       // Our own annotations stay on the MAPI Machine as they are: never taken from Cluster API.
       const annotations = {
@@ -48,7 +48,7 @@ export function planMapiMirrorCreation(o: MachineObserved): Step | undefined {
   const authority = mapiMachineSet.status?.authoritativeAPI;
   if (authority !== 'ClusterAPI' && authority !== 'Migrating') return undefined;
   if (!o.infrastructure || !o.converter) return done('no conversion for a MAPI mirror yet');
-  const conversion = convertMachineToMapi({
+  const conversion = machineToMapi({
     capi,
     infrastructureMachine: o.infrastructureMachine,
     infrastructure: o.infrastructure,

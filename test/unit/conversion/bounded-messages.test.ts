@@ -38,7 +38,7 @@ describe('every converter bounds the user values it quotes', () => {
       for (const [keys, value] of scalarLeaves(spec)) {
         if (typeof value !== 'string') continue;
         const changed = applyPatch(spec, [{ op: 'replace', path: jsonPointer(keys), value: HUGE }]);
-        if (expectBounded(platform.converter.convert(changed, context)) > 0) rejected++;
+        if (expectBounded(platform.converter.toCapi(changed, context)) > 0) rejected++;
       }
       // Most fields are names or IDs of a bounded syntax: the test must see them rejected.
       expect(rejected).to.be.above(3);
@@ -52,7 +52,7 @@ describe('every converter bounds the user values it quotes', () => {
           { op: 'add', path: jsonPointer([...keys, HUGE]), value: HUGE },
         ]);
         // Mostly an unknown field, reported on a path that names the key.
-        if (expectBounded(platform.converter.convert(changed, context)) > 0) rejected++;
+        if (expectBounded(platform.converter.toCapi(changed, context)) > 0) rejected++;
       }
       expect(rejected).to.be.above(0);
     });
@@ -63,7 +63,7 @@ describe('every converter bounds the user values it quotes', () => {
       for (const keys of [...objectPaths(spec), ...scalarLeaves(spec).map(([k]) => k)]) {
         if (keys.length === 0) continue;
         const changed = applyPatch(spec, [{ op: 'replace', path: jsonPointer(keys), value: HUGE }]);
-        if (expectBounded(platform.converter.convert(changed, context)) > 0) rejected++;
+        if (expectBounded(platform.converter.toCapi(changed, context)) > 0) rejected++;
       }
       expect(rejected).to.be.above(3);
     });

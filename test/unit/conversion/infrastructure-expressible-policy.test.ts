@@ -149,7 +149,7 @@ describe(`admission policy ${POLICY} and the reverse converters`, () => {
         controlPlane: false,
       };
       const providerSpec = providerSpecOf(platform.machineSet());
-      const forward = converter.convert(providerSpec, context);
+      const forward = converter.toCapi(providerSpec, context);
       if (!forward.ok) throw new Error(JSON.stringify(forward.errors));
       const base = forward.value.templateSpec;
       // as the MachineSet sync calls it: with the mirror's failure domain and data secret

@@ -3,13 +3,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { MapiMachineSet } from '../../../src/api/types.js';
-import { convertMachineSet } from '../../../src/conversion/machine-set/to-capi.js';
-import { convertMachine } from '../../../src/conversion/machine/to-capi.js';
+import { machineSetToCapi } from '../../../src/conversion/machine-set/to-capi.js';
+import { machineToCapi } from '../../../src/conversion/machine/to-capi.js';
 import { METADATA_NOT_CONVERTED, remembered } from '../../../src/sync/remembered-conversion.js';
 import { applyPatch, expectOk, platformMachineSets } from '../../support/conversion.js';
 import { CAPI_MACHINE_SET, workerMachine } from '../conversion/machine/support.js';
 
-const convertMachineSetOnce = remembered(convertMachineSet);
+const convertMachineSetOnce = remembered(machineSetToCapi);
 
 const AWS = platformMachineSets()[0]!;
 
@@ -28,7 +28,7 @@ describe('convertMachineSetOnce', () => {
     const mapi = AWS.machineSet();
     const first = convertMachineSetOnce(input(mapi));
     expect(convertMachineSetOnce(input(mapi))).to.equal(first);
-    expect(first).to.deep.equal(convertMachineSet(input(mapi)));
+    expect(first).to.deep.equal(machineSetToCapi(input(mapi)));
   });
 
   it('converts again when the MachineSet is a new object, or another input differs', () => {
@@ -45,7 +45,7 @@ describe('convertMachineSetOnce', () => {
     expect(second.template.metadata.name).to.not.equal(first.template.metadata.name);
 
     const unpaused = convertMachineSetOnce(input(mapi, false));
-    expect(unpaused).to.deep.equal(convertMachineSet(input(mapi, false)));
+    expect(unpaused).to.deep.equal(machineSetToCapi(input(mapi, false)));
     expect(expectOk(unpaused).value.machineSet).to.not.deep.equal(first.machineSet);
     const before = convertMachineSetOnce(input(mapi));
     const infrastructure = { ...AWS.infrastructure };
@@ -65,7 +65,7 @@ describe('convertMachineSetOnce', () => {
 
 describe('a Machine’s conversion, remembered', () => {
   // as sync/machine/forward.ts remembers it
-  const convertMachineOnce = remembered(convertMachine, {
+  const machineToCapiOnce = remembered(machineToCapi, {
     machineSet: (set) => set?.metadata.uid,
     cluster: (cluster) => cluster?.metadata.uid,
   });
@@ -80,65 +80,65 @@ describe('a Machine’s conversion, remembered', () => {
 
   it('answers the same input objects with the same conversion, equal to a fresh one', () => {
     const same = input();
-    const first = convertMachineOnce(same);
-    expect(convertMachineOnce({ ...same })).to.equal(first);
-    expect(first).to.deep.equal(convertMachine(same));
+    const first = machineToCapiOnce(same);
+    expect(machineToCapiOnce({ ...same })).to.equal(first);
+    expect(first).to.deep.equal(machineToCapi(same));
   });
 
   it('keeps it when its MachineSet’s mirror is a new version of the same MachineSet', () => {
     const same = input();
-    const first = convertMachineOnce(same);
+    const first = machineToCapiOnce(same);
     const newStatus = { ...CAPI_MACHINE_SET, status: { replicas: 7 } } as typeof CAPI_MACHINE_SET;
-    expect(convertMachineOnce({ ...same, machineSet: newStatus })).to.equal(first);
+    expect(machineToCapiOnce({ ...same, machineSet: newStatus })).to.equal(first);
   });
 
   it('keeps it across status updates of the Machine (the informer shares its unchanged spec)', () => {
     const mapi = workerMachine();
-    const first = convertMachineOnce(input(mapi));
+    const first = machineToCapiOnce(input(mapi));
     const newStatus = {
       ...mapi,
       metadata: { ...mapi.metadata, resourceVersion: '99' },
       status: { phase: 'Provisioned' },
     };
-    expect(convertMachineOnce(input(newStatus))).to.equal(first);
+    expect(machineToCapiOnce(input(newStatus))).to.equal(first);
   });
 
   it('keeps it when only finalizers or the generation change (no conversion reads them)', () => {
     const mapi = workerMachine();
-    const first = convertMachineOnce(input(mapi));
+    const first = machineToCapiOnce(input(mapi));
     const finalized = {
       ...mapi,
       metadata: { ...mapi.metadata, finalizers: ['machine.machine.openshift.io'], generation: 3 },
     };
-    expect(convertMachineOnce(input(finalized))).to.equal(first);
+    expect(machineToCapiOnce(input(finalized))).to.equal(first);
   });
 
   it('converts again when the Machine’s labels or spec change, even with the same spec object', () => {
     const mapi = workerMachine();
-    const first = convertMachineOnce(input(mapi));
+    const first = machineToCapiOnce(input(mapi));
     const relabelled = {
       ...mapi,
       metadata: { ...mapi.metadata, labels: { ...mapi.metadata.labels, team: 'x' } },
     };
-    const again = convertMachineOnce(input(relabelled));
+    const again = machineToCapiOnce(input(relabelled));
     expect(again).to.not.equal(first);
-    expect(again).to.deep.equal(convertMachine(input(relabelled)));
+    expect(again).to.deep.equal(machineToCapi(input(relabelled)));
     const moved = { ...mapi, spec: { ...mapi.spec, providerID: 'aws:///us-east-1b/i-0123' } };
-    expect(convertMachineOnce(input(moved))).to.deep.equal(convertMachine(input(moved)));
+    expect(machineToCapiOnce(input(moved))).to.deep.equal(machineToCapi(input(moved)));
   });
 
   it('converts again when its MachineSet’s mirror is another MachineSet, or is gone', () => {
     const same = input();
-    const first = convertMachineOnce(same);
+    const first = machineToCapiOnce(same);
     const replaced = {
       ...CAPI_MACHINE_SET,
       metadata: { ...CAPI_MACHINE_SET.metadata, uid: 'another-uid' },
     };
-    const again = convertMachineOnce({ ...same, machineSet: replaced });
+    const again = machineToCapiOnce({ ...same, machineSet: replaced });
     expect(again).to.not.equal(first);
-    expect(again).to.deep.equal(convertMachine({ ...same, machineSet: replaced }));
-    const gone = convertMachineOnce({ ...same, machineSet: undefined });
-    expect(gone).to.deep.equal(convertMachine({ ...same, machineSet: undefined }));
+    expect(again).to.deep.equal(machineToCapi({ ...same, machineSet: replaced }));
+    const gone = machineToCapiOnce({ ...same, machineSet: undefined });
+    expect(gone).to.deep.equal(machineToCapi({ ...same, machineSet: undefined }));
     expect(gone).to.not.deep.equal(again);
   });
 });
@@ -163,10 +163,10 @@ describe('the metadata a remembered conversion ignores', () => {
 
   it('is read by no Machine conversion', () => {
     const base = workerMachine();
-    const expected = convertMachine({ ...machineInput(base) });
+    const expected = machineToCapi({ ...machineInput(base) });
     fc.assert(
       fc.property(ignored, (metadata) => {
-        const converted = convertMachine(machineInput(withMetadata(base, metadata)));
+        const converted = machineToCapi(machineInput(withMetadata(base, metadata)));
         expect(converted).to.deep.equal(expected);
       }),
       { numRuns: 50 },
@@ -177,7 +177,7 @@ describe('the metadata a remembered conversion ignores', () => {
     for (const platform of platformMachineSets()) {
       const base = platform.machineSet();
       const convert = (mapi: MapiMachineSet) =>
-        convertMachineSet({
+        machineSetToCapi({
           mapi,
           infrastructure: platform.infrastructure,
           converter: platform.converter,

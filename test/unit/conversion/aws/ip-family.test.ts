@@ -37,7 +37,7 @@ const SPEC = {
 };
 
 function templateFor(ipFamily: unknown): Record<string, unknown> {
-  const result = awsConverter.convert(SPEC, {
+  const result = awsConverter.toCapi(SPEC, {
     infrastructure: infrastructure(ipFamily),
     path: PROVIDER_SPEC_PATH,
     controlPlane: false,
@@ -93,7 +93,7 @@ describe('awsConverter and the cluster IP family', () => {
   for (const ipFamily of ['DualStack', 'ipv4', 6]) {
     it(`refuses the unknown ipFamily ${JSON.stringify(ipFamily)}, naming the Infrastructure`, () => {
       const errors = expectErrors(
-        awsConverter.convert(SPEC, {
+        awsConverter.toCapi(SPEC, {
           infrastructure: infrastructure(ipFamily),
           path: PROVIDER_SPEC_PATH,
           controlPlane: false,

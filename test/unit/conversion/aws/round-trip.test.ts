@@ -41,7 +41,7 @@ function infrastructure(ipFamily = 'IPv4'): Infrastructure {
 }
 
 function toCapi(spec: unknown, infra: Infrastructure, controlPlane: boolean): ProviderConversion {
-  const result = awsConverter.convert(spec, {
+  const result = awsConverter.toCapi(spec, {
     infrastructure: infra,
     path: PROVIDER_SPEC_PATH,
     controlPlane,

@@ -69,7 +69,7 @@ function convert(
   providerSpec: unknown,
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
-  return awsConverter.convert(providerSpec, context(overrides));
+  return awsConverter.toCapi(providerSpec, context(overrides));
 }
 
 function gp3Root(size = 120): Record<string, unknown> {

@@ -38,7 +38,7 @@ const clusterTagged = (own: Json | undefined): Json => ({
 /** MAPI → CAPI → MAPI. */
 function roundTrip(providerSpec: Json, controlPlane: boolean, current: unknown): Json {
   const forward = expectOk(
-    azureConverter.convert(providerSpec, {
+    azureConverter.toCapi(providerSpec, {
       infrastructure,
       path: PROVIDER_SPEC_PATH,
       controlPlane,
@@ -229,7 +229,7 @@ describe('Azure round trips', () => {
           azureConverter.toMapi!(template, { infrastructure, path: TEMPLATE_PATH, ...context }),
         ).value;
         const back = expectOk(
-          azureConverter.convert(providerSpec, {
+          azureConverter.toCapi(providerSpec, {
             infrastructure,
             path: PROVIDER_SPEC_PATH,
             controlPlane: context.controlPlane,

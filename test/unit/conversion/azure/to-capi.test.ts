@@ -111,7 +111,7 @@ function convert(
   providerSpec: unknown,
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
-  return azureConverter.convert(providerSpec, context(overrides));
+  return azureConverter.toCapi(providerSpec, context(overrides));
 }
 
 /** The minimal template with `fields`; tags join the ownership tag. */
@@ -1593,7 +1593,7 @@ describe('azureConverter', () => {
         name: 'demo-abc12-worker-eastus1',
         namespace: 'openshift-machine-api',
       });
-      const result = expectOk(azureConverter.convert(providerSpecOf(machineSet), fixtureContext()));
+      const result = expectOk(azureConverter.toCapi(providerSpecOf(machineSet), fixtureContext()));
       expect(result.value.failureDomain).to.equal(azureFixture.failureDomain);
       expect(result.value.userDataSecretName).to.equal('worker-user-data');
       expect(result.value.templateSpec.vmSize).to.equal('Standard_D4s_v3');
@@ -1605,8 +1605,8 @@ describe('azureConverter', () => {
         'openshift-machine-api',
       );
       const changed = applyPatch(machineSet, azureFixture.change);
-      const before = expectOk(azureConverter.convert(providerSpecOf(machineSet), fixtureContext()));
-      const after = expectOk(azureConverter.convert(providerSpecOf(changed), fixtureContext()));
+      const before = expectOk(azureConverter.toCapi(providerSpecOf(machineSet), fixtureContext()));
+      const after = expectOk(azureConverter.toCapi(providerSpecOf(changed), fixtureContext()));
       expect(after.value.templateSpec).to.not.deep.equal(before.value.templateSpec);
       expect(after.value.templateSpec.vmSize).to.equal('Standard_D8s_v3');
     });

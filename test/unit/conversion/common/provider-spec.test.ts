@@ -37,7 +37,7 @@ describe('every converter opens its providerSpec the same way', () => {
     describe(converter.platform, () => {
       for (const [value, named] of NOT_OBJECTS) {
         it(`a providerSpec that is not an object: ${named}`, () => {
-          expect(expectErrors(converter.convert(value, context))).to.deep.equal([
+          expect(expectErrors(converter.toCapi(value, context))).to.deep.equal([
             {
               path: PROVIDER_SPEC_PATH,
               message:
@@ -51,7 +51,7 @@ describe('every converter opens its providerSpec the same way', () => {
       for (const other of CONVERTERS.filter((c) => c !== converter)) {
         it(`another platform's providerSpec (${other.providerSpecKind}): one error, on kind`, () => {
           const spec = { kind: other.providerSpecKind, apiVersion: 'machine.openshift.io/v1beta1' };
-          const errors = expectErrors(converter.convert({ ...spec, flavor: 3 }, context));
+          const errors = expectErrors(converter.toCapi({ ...spec, flavor: 3 }, context));
           expect(errors).to.deep.equal([
             {
               path: `${PROVIDER_SPEC_PATH}.kind`,
@@ -77,9 +77,9 @@ describe('every converter opens its providerSpec the same way', () => {
           ...context,
           infrastructure: { ...infrastructure, status: fixture.infrastructure },
         };
-        const expected = converter.convert(withTypeMeta, platformContext);
+        const expected = converter.toCapi(withTypeMeta, platformContext);
         expect(expected.ok, JSON.stringify(expected)).to.equal(true);
-        expect(converter.convert(bare, platformContext)).to.deep.equal(expected);
+        expect(converter.toCapi(bare, platformContext)).to.deep.equal(expected);
       });
     });
   }

@@ -6,8 +6,8 @@ import {
   scaleFromZeroToCapi,
   scaleFromZeroToMapi,
 } from '../../../../src/conversion/common/scale-from-zero.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
-import { convertMachineSetToMapi } from '../../../../src/conversion/machine-set/to-mapi.js';
+import { machineSetToCapi } from '../../../../src/conversion/machine-set/to-capi.js';
+import { machineSetToMapi } from '../../../../src/conversion/machine-set/to-mapi.js';
 import { expectOk, platformMachineSets } from '../../../support/conversion.js';
 
 const CAPACITY = 'capacity.cluster-autoscaler.kubernetes.io/';
@@ -141,7 +141,7 @@ describe('scale-from-zero annotations', () => {
     const AWS = platformMachineSets()[0]!;
     const toCapi = (mapi: MapiMachineSet) =>
       expectOk(
-        convertMachineSet({
+        machineSetToCapi({
           mapi,
           infrastructure: AWS.infrastructure,
           converter: AWS.converter,
@@ -165,7 +165,7 @@ describe('scale-from-zero annotations', () => {
         [`${CAPACITY}gpu-count`]: '0',
       });
       const back = expectOk(
-        convertMachineSetToMapi({
+        machineSetToMapi({
           capi: mirror.machineSet,
           template: mirror.template,
           mapi,
@@ -182,7 +182,7 @@ describe('scale-from-zero annotations', () => {
       capi.machineSet.metadata.annotations = { [`${CAPACITY}memory`]: '8Gi' };
       const reverse = (current: MapiMachineSet) =>
         expectOk(
-          convertMachineSetToMapi({
+          machineSetToMapi({
             capi: capi.machineSet,
             template: capi.template,
             mapi: current,

@@ -159,7 +159,7 @@ describe('GCP round trips', () => {
     fc.assert(
       fc.property(mapiCase, ({ providerSpec, controlPlane }) => {
         const forward = expectOk(
-          gcpConverter.convert(providerSpec, {
+          gcpConverter.toCapi(providerSpec, {
             infrastructure: INFRASTRUCTURE,
             path: MAPI_PATH,
             controlPlane,
@@ -188,7 +188,7 @@ describe('GCP round trips', () => {
           toMapi(templateSpec, { failureDomain: zone, userDataSecretName, controlPlane }),
         );
         const forward = expectOk(
-          gcpConverter.convert(mapi.value, {
+          gcpConverter.toCapi(mapi.value, {
             infrastructure: INFRASTRUCTURE,
             path: MAPI_PATH,
             controlPlane,

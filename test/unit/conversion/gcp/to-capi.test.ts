@@ -99,7 +99,7 @@ function convert(
   providerSpec: unknown,
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
-  return gcpConverter.convert(providerSpec, context(overrides));
+  return gcpConverter.toCapi(providerSpec, context(overrides));
 }
 
 /** Input fields merged over the minimal spec; `undefined` removes one. */
@@ -1301,7 +1301,7 @@ describe('gcpConverter', () => {
 
     function convertFixture(machineSet = gcpFixture.machineSet('demo-abc12-worker-a', 'ns')) {
       return expectOk(
-        gcpConverter.convert(machineSet.spec.template?.spec?.providerSpec?.value, fixtureContext()),
+        gcpConverter.toCapi(machineSet.spec.template?.spec?.providerSpec?.value, fixtureContext()),
       );
     }
 

@@ -1,14 +1,14 @@
 // A small platform converter with both directions, and the objects the reverse tests start from:
-// a MAPI worker MachineSet and its CAPI mirror (made by convertMachineSet itself).
+// a MAPI worker MachineSet and its CAPI mirror (made by machineSetToCapi itself).
 import type {
   CapiMachineSet,
   Infrastructure,
   MachineTemplate,
   MapiMachineSet,
 } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
+import { machineSetToCapi } from '../../../../src/conversion/machine-set/to-capi.js';
 import {
-  convertMachineSetToMapi,
+  machineSetToMapi,
   type ReverseInput,
 } from '../../../../src/conversion/machine-set/to-mapi.js';
 import type {
@@ -49,7 +49,7 @@ export function fakeConverter(options: { reverse?: boolean } = {}) {
       kind: 'AWSMachineTemplate',
       plural: 'awsmachinetemplates',
     },
-    convert(providerSpec) {
+    toCapi(providerSpec) {
       const spec = objectOr(providerSpec);
       const zone = objectOr(spec.placement).availabilityZone;
       const secret = objectOr(spec.userDataSecret).name;
@@ -110,7 +110,7 @@ export function toCapi(
   mapi: MapiMachineSet,
   converter = fakeConverter().converter,
 ): { machineSet: CapiMachineSet; template: MachineTemplate } {
-  const result = convertMachineSet({
+  const result = machineSetToCapi({
     mapi,
     infrastructure: INFRASTRUCTURE,
     converter,
@@ -124,7 +124,7 @@ export function toMapi(
   overrides: Partial<ReverseInput> & Pick<ReverseInput, 'capi' | 'mapi'>,
 ): Conversion<{ spec: Record<string, unknown> }> {
   const converter = overrides.converter ?? fakeConverter().converter;
-  return convertMachineSetToMapi({
+  return machineSetToMapi({
     infrastructure: INFRASTRUCTURE,
     template: overrides.template ?? toCapi(overrides.mapi, converter).template,
     converter,

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { CapiMachineSet, MapiMachineSet } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
-import { convertMachineSetToMapi } from '../../../../src/conversion/machine-set/to-mapi.js';
+import { machineSetToCapi } from '../../../../src/conversion/machine-set/to-capi.js';
+import { machineSetToMapi } from '../../../../src/conversion/machine-set/to-mapi.js';
 import { SCALE_FROM_ZERO_SPELLINGS } from '../../../../src/conversion/common/scale-from-zero.js';
 import { expectOk, platformMachineSets } from '../../../support/conversion.js';
 
@@ -17,7 +17,7 @@ const HOOKS = {
 };
 
 function toCapi(mapi: MapiMachineSet) {
-  return convertMachineSet({
+  return machineSetToCapi({
     mapi,
     infrastructure: AWS.infrastructure,
     converter: AWS.converter,
@@ -27,7 +27,7 @@ function toCapi(mapi: MapiMachineSet) {
 }
 
 function toMapi(capi: CapiMachineSet, template: unknown, mapi: MapiMachineSet) {
-  return convertMachineSetToMapi({
+  return machineSetToMapi({
     capi,
     template: template as never,
     mapi,

@@ -1,6 +1,6 @@
 // MAPI taints become Cluster API v1.13 MachineTaints with propagation Always.
 import { expect } from 'chai';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
+import { machineSetToCapi } from '../../../../src/conversion/machine-set/to-capi.js';
 import type { CapiMachineSpec } from '../../../../src/conversion/common/machine-spec.js';
 import {
   applyPatch,
@@ -19,7 +19,7 @@ function convertWithTaints(taints: unknown) {
   const mapi = applyPatch(AWS.machineSet(), [
     { op: 'add', path: '/spec/template/spec/taints', value: taints },
   ]);
-  return convertMachineSet({
+  return machineSetToCapi({
     mapi,
     infrastructure: AWS.infrastructure,
     converter: AWS.converter,
@@ -33,7 +33,7 @@ function machineSpecOf(taints: unknown): { spec: CapiMachineSpec; warnings: stri
   return { spec: value.machineSet.spec.template.spec, warnings };
 }
 
-describe('convertMachineSet: taints', () => {
+describe('machineSetToCapi: taints', () => {
   it('maps every taint, with propagation Always as nodelink re-applies missing taints', () => {
     const { spec, warnings } = machineSpecOf([
       { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },

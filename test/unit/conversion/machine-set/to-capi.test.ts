@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { MapiMachineSet } from '../../../../src/api/types.js';
-import { convertMachineSet } from '../../../../src/conversion/machine-set/to-capi.js';
+import { machineSetToCapi } from '../../../../src/conversion/machine-set/to-capi.js';
 import type { Conversion } from '../../../../src/conversion/types.js';
 import type { Mirror } from '../../../../src/conversion/machine-set/to-capi.js';
 import {
@@ -25,7 +25,7 @@ const ROLE = 'machine.openshift.io/cluster-api-machine-role';
 const MACHINE_SET_LABEL = 'machine.openshift.io/cluster-api-machineset';
 
 function convert(mapi: unknown, platform: PlatformMachineSet = AWS): Conversion<Mirror> {
-  return convertMachineSet({
+  return machineSetToCapi({
     mapi: mapi as MapiMachineSet,
     infrastructure: platform.infrastructure,
     converter: platform.converter,
@@ -38,7 +38,7 @@ function patched(operations: object[], platform: PlatformMachineSet = AWS): Mapi
   return applyPatch(platform.machineSet(), operations);
 }
 
-describe('convertMachineSet', () => {
+describe('machineSetToCapi', () => {
   it('mirrors an installer-style worker MachineSet of every platform', () => {
     for (const platform of PLATFORMS) {
       const { machineSet } = expectOk(convert(platform.machineSet(), platform)).value;
@@ -67,12 +67,12 @@ describe('convertMachineSet', () => {
       let seen: boolean | undefined;
       const converter = {
         ...AWS.converter,
-        convert: (spec: unknown, context: Parameters<typeof AWS.converter.convert>[1]) => {
+        toCapi: (spec: unknown, context: Parameters<typeof AWS.converter.toCapi>[1]) => {
           seen = context.controlPlane;
-          return AWS.converter.convert(spec, context);
+          return AWS.converter.toCapi(spec, context);
         },
       };
-      convertMachineSet({
+      machineSetToCapi({
         mapi,
         infrastructure: AWS.infrastructure,
         converter,

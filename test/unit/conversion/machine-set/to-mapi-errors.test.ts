@@ -27,7 +27,7 @@ function errorsOf(capiPatch: object[], mapiPatch: object[] = []) {
   );
 }
 
-describe('convertMachineSetToMapi: errors', () => {
+describe('machineSetToMapi: errors', () => {
   const { template } = toCapi(mapiMachineSet());
   const templatePath = `AWSMachineTemplate ${template.metadata.name} spec.template.spec`;
   const taint = (fields: object) => ({

@@ -12,7 +12,7 @@ const TEMPLATE_LABELS = '/spec/template/metadata/labels';
 const TEMPLATE_ANNOTATIONS = '/spec/template/metadata/annotations';
 const MACHINE_SPEC = '/spec/template/spec';
 
-describe('convertMachineSetToMapi: labels, annotations and hooks', () => {
+describe('machineSetToMapi: labels, annotations and hooks', () => {
   describe('splits Cluster API labels into machine and node labels', () => {
     const label = (key: string, value: string) => ({
       op: 'add',

@@ -19,7 +19,7 @@ const TEMPLATE_LABELS = '/spec/template/metadata/labels';
 const TEMPLATE_ANNOTATIONS = '/spec/template/metadata/annotations';
 const MACHINE_SPEC = '/spec/template/spec';
 
-describe('convertMachineSetToMapi', () => {
+describe('machineSetToMapi', () => {
   it('gives back the MachineSet it mirrors, its machines now created by Cluster API', () => {
     const mapi = mapiMachineSet();
     const { value, warnings } = expectOk(reverse([]));

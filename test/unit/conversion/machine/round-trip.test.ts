@@ -1,8 +1,8 @@
 // Machine round trip with the AWS converter: MAPI → CAPI → MAPI gives back the MAPI spec.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
-import { convertMachineToMapi } from '../../../../src/conversion/machine/to-mapi.js';
+import { machineToCapi } from '../../../../src/conversion/machine/to-capi.js';
+import { machineToMapi } from '../../../../src/conversion/machine/to-mapi.js';
 import { expectOk } from '../../../support/conversion.js';
 import { normalProviderSpec } from '../aws/arbitraries.js';
 import { AWS, CAPI_MACHINE_SET, CAPI_NAMESPACE, CLUSTER, workerMachine } from './support.js';
@@ -16,7 +16,7 @@ describe('Machine round trip (AWS)', () => {
         const userDataSecret = providerSpec.userDataSecret ?? { name: 'worker-user-data' };
         mapi.spec.providerSpec = { value: { ...providerSpec, userDataSecret } };
         const { machine, infrastructureMachine } = expectOk(
-          convertMachine({
+          machineToCapi({
             mapi,
             infrastructure: AWS.infrastructure,
             converter: AWS.converter,
@@ -27,7 +27,7 @@ describe('Machine round trip (AWS)', () => {
           }),
         ).value;
         const back = expectOk(
-          convertMachineToMapi({
+          machineToMapi({
             capi: machine,
             infrastructureMachine,
             mapi,

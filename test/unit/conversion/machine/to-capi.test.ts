@@ -1,7 +1,7 @@
 // MAPI Machine → CAPI Machine + AWSMachine: every mapping and every error.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
+import { machineToCapi } from '../../../../src/conversion/machine/to-capi.js';
 import { setNameLabelValue } from '../../../../src/conversion/machine/set-name.js';
 import type { MapiMachine } from '../../../../src/api/types.js';
 import { expectErrors, expectOk } from '../../../support/conversion.js';
@@ -15,7 +15,7 @@ import {
 } from './support.js';
 
 function convert(mapi: unknown, options: { paused?: boolean; owned?: boolean } = {}) {
-  return convertMachine({
+  return machineToCapi({
     mapi: mapi as MapiMachine,
     infrastructure: AWS.infrastructure,
     converter: AWS.converter,
@@ -26,7 +26,7 @@ function convert(mapi: unknown, options: { paused?: boolean; owned?: boolean } =
   });
 }
 
-describe('convertMachine', () => {
+describe('machineToCapi', () => {
   it('mirrors a MachineSet-owned worker Machine', () => {
     const { value, warnings } = expectOk(convert(workerMachine()));
     // Its taint: Cluster API accepts machine taints only with an alpha feature gate.
@@ -86,7 +86,7 @@ describe('convertMachine', () => {
     delete mapi.spec.providerID;
     const { value } = expectOk(convert(mapi));
     const template = expectOk(
-      AWS.converter.convert(mapi.spec.providerSpec!.value, {
+      AWS.converter.toCapi(mapi.spec.providerSpec!.value, {
         infrastructure: AWS.infrastructure,
         path: 'spec.providerSpec.value',
         controlPlane: false,

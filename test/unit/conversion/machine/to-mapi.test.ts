@@ -1,8 +1,8 @@
 // CAPI Machine + AWSMachine → MAPI Machine: the mapping and its errors.
 import { expect } from 'chai';
 import type { CapiMachine, MapiMachine } from '../../../../src/api/types.js';
-import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
-import { convertMachineToMapi } from '../../../../src/conversion/machine/to-mapi.js';
+import { machineToCapi } from '../../../../src/conversion/machine/to-capi.js';
+import { machineToMapi } from '../../../../src/conversion/machine/to-mapi.js';
 import type { PlatformConverter } from '../../../../src/conversion/types.js';
 import { expectErrors, expectFieldErrors, expectOk } from '../../../support/conversion.js';
 import {
@@ -19,7 +19,7 @@ const HOOK = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/';
 /** The CAPI mirror of the worker Machine, as Cluster API would have it. */
 function mirror() {
   return expectOk(
-    convertMachine({
+    machineToCapi({
       mapi: workerMachine(),
       infrastructure: AWS.infrastructure,
       converter: AWS.converter,
@@ -37,7 +37,7 @@ function reverse(
   mapi: MapiMachine | null = workerMachine(),
   converter: PlatformConverter = AWS.converter,
 ) {
-  return convertMachineToMapi({
+  return machineToMapi({
     capi: capi as CapiMachine,
     infrastructureMachine: infrastructureMachine as never,
     ...(mapi ? { mapi } : {}),
@@ -46,7 +46,7 @@ function reverse(
   });
 }
 
-describe('convertMachineToMapi', () => {
+describe('machineToMapi', () => {
   it('gives back the MAPI Machine it mirrors', () => {
     const { machine, infrastructureMachine } = mirror();
     const input = workerMachine();

@@ -42,7 +42,7 @@ function spec(fields: Record<string, unknown>): Record<string, unknown> {
 
 function convert(fields: Record<string, unknown>, loadBalancerType?: string) {
   return expectOk(
-    openstackConverter.convert(spec(fields), {
+    openstackConverter.toCapi(spec(fields), {
       infrastructure: infrastructure(loadBalancerType),
       path: PATH,
       controlPlane: false,

@@ -16,7 +16,7 @@ const TEMPLATE_PATH = 'spec.template.spec';
 
 function forward(spec: unknown) {
   return expectOk(
-    openstackConverter.convert(spec, {
+    openstackConverter.toCapi(spec, {
       infrastructure: infrastructure(),
       path: PROVIDER_SPEC_PATH,
       controlPlane: false,

@@ -100,7 +100,7 @@ function convert(
   providerSpec: unknown,
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
-  return openstackConverter.convert(providerSpec, context(overrides));
+  return openstackConverter.toCapi(providerSpec, context(overrides));
 }
 
 describe('openstackConverter', () => {

@@ -21,7 +21,7 @@ const RUNS = { numRuns: 150 };
 
 function toCapi(providerSpec: unknown, controlPlane: boolean): ProviderConversion {
   const context = { infrastructure: infrastructure(), path: PROVIDER_SPEC_PATH, controlPlane };
-  return expectOk(powerVsConverter.convert(providerSpec, context)).value;
+  return expectOk(powerVsConverter.toCapi(providerSpec, context)).value;
 }
 
 function toMapi(

@@ -71,7 +71,7 @@ function convert(
   providerSpec: unknown,
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
-  return powerVsConverter.convert(providerSpec, context(overrides));
+  return powerVsConverter.toCapi(providerSpec, context(overrides));
 }
 
 /** The minimal spec with `fields` merged in; a field set to undefined is removed. */
@@ -768,7 +768,7 @@ describe('powerVsConverter', () => {
         namespace: 'openshift-machine-api',
       });
       const result = expectOk(
-        powerVsConverter.convert(providerSpecOf(machineSet), fixtureContext()),
+        powerVsConverter.toCapi(providerSpecOf(machineSet), fixtureContext()),
       );
       expect(result.warnings).to.deep.equal([]);
       expect(result.value.failureDomain).to.equal(powerVsFixture.failureDomain);
@@ -784,9 +784,9 @@ describe('powerVsConverter', () => {
       const machineSet = powerVsFixture.machineSet('worker-a', 'openshift-machine-api');
       const changed = applyPatch(machineSet, powerVsFixture.change);
       const before = expectOk(
-        powerVsConverter.convert(providerSpecOf(machineSet), fixtureContext()),
+        powerVsConverter.toCapi(providerSpecOf(machineSet), fixtureContext()),
       );
-      const after = expectOk(powerVsConverter.convert(providerSpecOf(changed), fixtureContext()));
+      const after = expectOk(powerVsConverter.toCapi(providerSpecOf(changed), fixtureContext()));
       expect(powerVsFixture.change).to.have.length.above(0);
       expect(after.value.templateSpec).to.not.deep.equal(before.value.templateSpec);
       expect(after.value.templateSpec).to.include({ memoryGiB: 64, processors: '1.5' });

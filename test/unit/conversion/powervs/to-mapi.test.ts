@@ -300,7 +300,7 @@ describe('powerVsConverter.toMapi', () => {
         toMapi(structuredClone(rich), { userDataSecretName: 'worker-user-data' }),
       );
       const forward = expectOk(
-        powerVsConverter.convert(value, {
+        powerVsConverter.toCapi(value, {
           infrastructure: infrastructure(),
           path: 'spec.template.spec.providerSpec.value',
           controlPlane: false,

@@ -19,7 +19,7 @@ const RUNS = { numRuns: 150 };
 
 function toCapi(providerSpec: unknown): ProviderConversion {
   const context = { infrastructure: infrastructure(), path: PATH, controlPlane: false };
-  return expectOk(vsphereConverter.convert(providerSpec, context)).value;
+  return expectOk(vsphereConverter.toCapi(providerSpec, context)).value;
 }
 
 function toMapi(

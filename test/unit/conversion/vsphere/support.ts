@@ -51,7 +51,7 @@ export function convert(
   providerSpec: unknown,
   overrides: Partial<ConversionContext> = {},
 ): Conversion<ProviderConversion> {
-  return vsphereConverter.convert(providerSpec, context(overrides));
+  return vsphereConverter.toCapi(providerSpec, context(overrides));
 }
 
 export function toMapi(

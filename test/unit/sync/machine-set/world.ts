@@ -32,7 +32,7 @@ export const fakeConverter: PlatformConverter = {
     kind: 'FakeMachineTemplate',
     plural: 'fakemachinetemplates',
   },
-  convert(value, context) {
+  toCapi(value, context) {
     // Any JSON, as a real converter takes it (a MachineSet without spec has no value).
     const spec = (value ?? {}) as {
       kind?: string;

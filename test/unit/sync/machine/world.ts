@@ -10,7 +10,7 @@ import type {
   MapiMachine,
   MapiMachineSet,
 } from '../../../../src/api/types.js';
-import { convertMachine } from '../../../../src/conversion/machine/to-capi.js';
+import { machineToCapi } from '../../../../src/conversion/machine/to-capi.js';
 import { planMachineSync } from '../../../../src/sync/machine/plan.js';
 import type { MachineObserved } from '../../../../src/sync/machine/observed.js';
 import type { Step } from '../../../../src/sync/steps.js';
@@ -61,7 +61,7 @@ export function owningMachineSet(authority: Authority = 'MachineAPI'): MapiMachi
  * by it, unpaused), as the fixture Machine converts.
  */
 export function capiCreatedMachine(): { machine: CapiMachine; infra: InfrastructureMachine } {
-  const result = convertMachine({
+  const result = machineToCapi({
     mapi: workerMachine(),
     infrastructure: AWS.infrastructure,
     converter: AWS.converter,
