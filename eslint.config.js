@@ -24,9 +24,9 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: {
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
-      complexity: ['error', 27],
-      'max-depth': ['error', 5],
-      'max-params': ['error', 7],
+      complexity: ['error', 26],
+      'max-depth': ['error', 4],
+      'max-params': ['error', 6],
     },
   },
   {

@@ -156,14 +156,13 @@ export class KubeClient {
         try {
           ({ response, token } = await this.open(method, path, options, deadline.signal));
         } catch (err) {
-          if (err instanceof ResetBeforeAnswer) {
-            if (!resetRetried && IDEMPOTENT_METHODS.has(method) && !deadline.signal.aborted) {
-              resetRetried = true;
-              continue;
-            }
+          if (!(err instanceof ResetBeforeAnswer)) throw err;
+          // A reset before any answer: sent again once, if the method is idempotent and time is left.
+          if (resetRetried || !IDEMPOTENT_METHODS.has(method) || deadline.signal.aborted) {
             throw err.cause;
           }
-          throw err;
+          resetRetried = true;
+          continue;
         }
         const text = await readBody(response);
         const status = response.statusCode ?? 0;

@@ -317,19 +317,18 @@ export class Informer<T extends KubeObject = KubeObject> {
       try {
         let fromFreshList = false;
         if (needList) {
-          try {
-            this.replace(await this.listOnce());
-            needList = false;
-            fromFreshList = true;
-          } catch (err) {
-            if (this.stopped) break;
+          const failed = await this.relist();
+          if (failed && this.stopped) break;
+          if (failed) {
             waitMs = grow();
             this.logger.warn('list failed; retrying', {
-              error: describeError(err),
+              error: describeError(failed.error),
               retryInMs: waitMs,
             });
             continue;
           }
+          needList = false;
+          fromFreshList = true;
         }
         const outcome = await this.watchOnce();
         if (outcome.kind === 'stopped') break;
@@ -425,6 +424,16 @@ export class Informer<T extends KubeObject = KubeObject> {
         },
       );
     });
+  }
+
+  /** Lists afresh into the store; what failed, when it did. */
+  private async relist(): Promise<{ error: unknown } | undefined> {
+    try {
+      this.replace(await this.listOnce());
+      return undefined;
+    } catch (error) {
+      return { error };
+    }
   }
 
   /** Replaces the store with a list result and emits the difference. */

@@ -252,26 +252,9 @@ export class StepReconciler<O extends MirrorObserved> {
       const previous = this.refused.get(name);
       const refusal = previous && previous.id === fingerprint(step) ? previous : undefined;
       if (refusal) {
-        // The refusal stands; its report on the MAPI object may still be missing (it raced).
-        const report = this.failureReport(step, observed, refusal.description, true);
-        if (report) {
-          try {
-            await this.writeReport(report, observed, run);
-          } catch (err) {
-            if (isRace(report, err)) return { retry: true };
-            throw err;
-          }
-          continue;
-        }
-        const wait = refusal.retryAt - this.clock.now();
-        if (wait > 0) {
-          log.debug('write refused before; waiting for a change or the retry', {
-            step: step.note,
-            retryInMs: wait,
-          });
-          return { requeueAfterMs: wait };
-        }
-        log.debug('trying a refused write again', { step: step.note, retries: refusal.retries });
+        const standing = await this.standingRefusal(step, observed, refusal, run);
+        if (standing === 'reported') continue;
+        if (standing) return standing;
       }
       try {
         await this.execute(step, observed, run, refusal !== undefined);
@@ -307,6 +290,39 @@ export class StepReconciler<O extends MirrorObserved> {
     }
     log.warn('reconcile did not settle; backing off', { steps: MAX_STEPS_PER_RECONCILE });
     return { retry: true };
+  }
+
+  /**
+   * A write refused before, planned again: the refusal stands. Its report on the MAPI object may
+   * still be missing (it raced): written now ('reported': observe again). Otherwise the reconcile
+   * waits for the retry (its result), or, once that is due, tries the write again (undefined).
+   */
+  private async standingRefusal(
+    step: WriteStep,
+    observed: O,
+    refusal: Refusal,
+    run: Run,
+  ): Promise<ReconcileResult | 'reported' | undefined> {
+    const report = this.failureReport(step, observed, refusal.description, true);
+    if (report) {
+      try {
+        await this.writeReport(report, observed, run);
+      } catch (err) {
+        if (isRace(report, err)) return { retry: true };
+        throw err;
+      }
+      return 'reported';
+    }
+    const wait = refusal.retryAt - this.clock.now();
+    if (wait > 0) {
+      run.log.debug('write refused before; waiting for a change or the retry', {
+        step: step.note,
+        retryInMs: wait,
+      });
+      return { requeueAfterMs: wait };
+    }
+    run.log.debug('trying a refused write again', { step: step.note, retries: refusal.retries });
+    return undefined;
   }
 
   /** Sends one write and feeds the server's answer into the cache, ahead of the watch. */

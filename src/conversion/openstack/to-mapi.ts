@@ -49,21 +49,7 @@ export function openstackToMapi(
   const flavor = spec.requiredString('flavor', 'set the name of a Nova flavor, e.g. m1.xlarge.');
   const image = reverseImage(spec);
   const keyName = spec.string('sshKeyName');
-  const ports = spec.objects('ports') ?? [];
-  const infrastructure = context.infrastructure;
-  const hint = networkPortCount(context.current, infrastructure);
-  const attached = reversePorts(ports, {
-    vips: virtualIps(infrastructure),
-    userManaged: userManagedLoadBalancer(infrastructure),
-    ...(hint === undefined ? {} : { networkPortsHint: hint }),
-  });
-  if (ports.length === 0 && report.errors.length === 0) {
-    report.error(
-      spec.pathOf('ports'),
-      "is empty, so Cluster API attaches the machines to the cluster's default network, which " +
-        `Machine API cannot name; list the ports of the machines, or ${KEEP_ON_CLUSTER_API}.`,
-    );
-  }
+  const attached = reverseNetworkPorts(spec, context);
   const securityGroups = (spec.objects('securityGroups') ?? []).flatMap(
     (group) => readMachineSecurityGroup(group) ?? [],
   );
@@ -115,6 +101,31 @@ export function openstackToMapi(
   };
   for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];
   return { ok: true, value, warnings: report.warnings };
+}
+
+/**
+ * `ports` → the `networks` and `ports` the machines attach to. An empty list is refused (unless
+ * something else was already): Cluster API then attaches the cluster's default network, which
+ * Machine API cannot name.
+ */
+function reverseNetworkPorts(spec: ObjectReader, context: ReverseContext) {
+  const { report } = spec;
+  const ports = spec.objects('ports') ?? [];
+  const infrastructure = context.infrastructure;
+  const hint = networkPortCount(context.current, infrastructure);
+  const attached = reversePorts(ports, {
+    vips: virtualIps(infrastructure),
+    userManaged: userManagedLoadBalancer(infrastructure),
+    ...(hint === undefined ? {} : { networkPortsHint: hint }),
+  });
+  if (ports.length === 0 && report.errors.length === 0) {
+    report.error(
+      spec.pathOf('ports'),
+      "is empty, so Cluster API attaches the machines to the cluster's default network, which " +
+        `Machine API cannot name; list the ports of the machines, or ${KEEP_ON_CLUSTER_API}.`,
+    );
+  }
+  return attached;
 }
 
 /**

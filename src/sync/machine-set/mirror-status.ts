@@ -32,14 +32,19 @@ export function selectorString(selector: LabelSelector): string {
   return parts.join(',');
 }
 
+/** What every condition of the mirror is written against: its generation, those before, the time. */
+interface ConditionContext {
+  generation: number | undefined;
+  previous: CapiCondition[] | undefined;
+  now: string;
+}
+
 function condition(
   type: MirrorConditionType,
   isTrue: boolean,
   reason: string,
   message: string,
-  generation: number | undefined,
-  previous: CapiCondition[] | undefined,
-  now: string,
+  { generation, previous, now }: ConditionContext,
 ): CapiCondition {
   const status = isTrue ? 'True' : 'False';
   const before = previous?.find((c) => c.type === type);
@@ -66,33 +71,28 @@ function mirrorConditions(
   const up = replicas < desired;
   const down = replicas > desired;
   const allReady = ready === replicas;
+  const context = { generation, previous, now };
   return [
     condition(
       'ScalingUp',
       up,
       up ? 'ScalingUp' : 'NotScalingUp',
       up ? `Scaling up from ${replicas} to ${desired} replicas` : '',
-      generation,
-      previous,
-      now,
+      context,
     ),
     condition(
       'ScalingDown',
       down,
       down ? 'ScalingDown' : 'NotScalingDown',
       down ? `Scaling down from ${replicas} to ${desired} replicas` : '',
-      generation,
-      previous,
-      now,
+      context,
     ),
     condition(
       'MachinesReady',
       allReady,
       replicas === 0 ? 'NoReplicas' : allReady ? 'Ready' : 'NotReady',
       allReady ? '' : `${ready} of ${replicas} machines are ready`,
-      generation,
-      previous,
-      now,
+      context,
     ),
   ];
 }
