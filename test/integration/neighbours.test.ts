@@ -26,6 +26,7 @@ import {
   type TestController,
 } from '../support/controller.js';
 import { adminObjects } from '../support/cluster.js';
+import { releaseFinalizers } from '../support/release-finalizers.js';
 import { namespaceEvents } from '../support/events.js';
 
 const api = adminObjects;
@@ -269,15 +270,12 @@ describe('next to Cluster API’s controllers and webhooks', function () {
       expect(mapi?.metadata.deletionTimestamp).to.equal(undefined);
     });
 
-    it('MAPI gone without us: our paused mirror is deleted', async () => {
+    it('MAPI gone without us (after an uninstall): our paused mirror is deleted', async () => {
       const c = await startWithClusterApi();
       await createMapi(c, awsMachineSet('row7', c.mapiNamespace));
       await waitMirrored(c, 'row7');
       await c.stop();
-      await api().patch(
-        { ...MAPI, namespace: c.mapiNamespace, name: 'row7' },
-        { type: 'json', operations: [{ op: 'remove', path: '/metadata/finalizers' }] },
-      );
+      await releaseFinalizers(c.mapiNamespace, c.capiNamespace);
       await deleteMapi(c, 'row7');
       await gone(() => getMapi(c, 'row7'), 'MAPI MachineSet');
       const again = await startTestControllerIn(c);

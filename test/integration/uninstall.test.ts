@@ -2,9 +2,6 @@
 // its finalizer from the MachineSets and Machines of both sides, leaves every other finalizer
 // alone (machine-api-operator's on its Machines among them), and deletions then finish, next to
 // machine-api-operator and Cluster API.
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { CapiMachineSet, KubeObject, MapiMachineSet } from '../../src/api/types.js';
 import {
@@ -23,6 +20,7 @@ import {
   startTestController,
 } from '../support/controller.js';
 import { check } from '../support/check.js';
+import { releaseFinalizers } from '../support/release-finalizers.js';
 import { eventually } from '../support/eventually.js';
 import {
   awsMachines,
@@ -33,19 +31,7 @@ import {
   names,
 } from '../support/machines.js';
 
-const SCRIPT = resolve(import.meta.dirname, '..', '..', 'hack', 'release-finalizers.sh');
 const OTHER_FINALIZER = 'example.com/keep-me';
-
-/** Runs the script as an administrator would, with the test cluster's kubectl. */
-function releaseFinalizers(mapiNamespace: string, capiNamespace: string) {
-  return promisify(execFile)(SCRIPT, [mapiNamespace, capiNamespace], {
-    env: {
-      ...process.env,
-      KUBECONFIG: controlPlane().kubeconfigPath,
-      KUBECTL: join(controlPlane().binDir, 'kubectl'),
-    },
-  });
-}
 
 function isNotFound(err: unknown): boolean {
   return (err as { code?: number }).code === 404;
