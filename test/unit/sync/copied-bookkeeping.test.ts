@@ -11,6 +11,7 @@ import {
 } from '../../../src/model/markers.js';
 import type { Step } from '../../../src/sync/steps.js';
 import { mapiMachineSet, World } from './machine-set/world.js';
+import { recordingOwnUid } from './uninstall-record.js';
 import { MachineWorld, storedMachine } from './machine/world.js';
 import { CLUSTER } from '../conversion/machine/support.js';
 
@@ -114,14 +115,11 @@ for (const k of mirrors) {
       const world = k.synced();
       const mirror = world.mirror()!;
       // hack/release-finalizers.sh: our finalizer removed, the mirror's own uid recorded.
+      const recorded = recordingOwnUid(mirror);
       world.setMirror({
-        ...mirror,
+        ...recorded,
         metadata: {
-          ...mirror.metadata,
-          annotations: {
-            ...mirror.metadata.annotations,
-            [MIRROR_UID_ANNOTATION]: mirror.metadata.uid!,
-          },
+          ...recorded.metadata,
           finalizers: without(mirror.metadata.finalizers, FINALIZER),
         },
       });
@@ -135,17 +133,8 @@ for (const k of mirrors) {
     it("is someone else's when it records another uid (a copy): only our finalizer is removed", () => {
       const world = k.synced();
       const mirror = world.mirror()!;
-      world.setMirror({
-        ...mirror,
-        metadata: {
-          ...mirror.metadata,
-          annotations: {
-            ...mirror.metadata.annotations,
-            [MIRROR_UID_ANNOTATION]: mirror.metadata.uid!,
-          },
-          uid: 'uid-of-the-copy',
-        },
-      });
+      const recorded = recordingOwnUid(mirror);
+      world.setMirror({ ...recorded, metadata: { ...recorded.metadata, uid: 'uid-of-the-copy' } });
       world.dropMapi();
       const steps = world.converge();
       expect(steps.filter(deletes)).to.deep.equal([]);

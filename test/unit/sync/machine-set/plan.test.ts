@@ -10,6 +10,7 @@ import {
   MIRROR_UID_ANNOTATION,
 } from '../../../../src/model/markers.js';
 import { ADMITTED_SHAPES, CAPI_NS, mapiMachineSet, NOW, World } from './world.js';
+import { recordingOwnUid } from '../uninstall-record.js';
 
 function synchronized(mapi: MapiMachineSet | undefined) {
   return mapi?.status?.conditions?.find((c) => c.type === 'Synchronized');
@@ -618,17 +619,7 @@ describe('plan', () => {
       const world = withCluster('MachineAPI');
       world.converge();
       // As hack/release-finalizers.sh lets it go: its own uid recorded.
-      const mirror = world.mirror!;
-      world.mirror = {
-        ...mirror,
-        metadata: {
-          ...mirror.metadata,
-          annotations: {
-            ...mirror.metadata.annotations,
-            [MIRROR_UID_ANNOTATION]: mirror.metadata.uid!,
-          },
-        },
-      };
+      world.mirror = recordingOwnUid(world.mirror!);
       world.mapi = undefined;
       world.converge();
       expect(world.mirror).to.equal(undefined);

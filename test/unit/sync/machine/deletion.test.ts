@@ -9,8 +9,8 @@ import {
   CLUSTER_API_UID_ANNOTATION,
   FINALIZER,
   MAPI_MACHINE_FINALIZER,
-  MIRROR_UID_ANNOTATION,
 } from '../../../../src/model/markers.js';
+import { recordingOwnUid } from '../uninstall-record.js';
 import {
   capiCreatedMachine,
   MachineWorld,
@@ -299,7 +299,7 @@ describe('planMachineSync: deletion', () => {
   describe('MAPI Machine gone without us', () => {
     it("deletes a paused mirror marked MachineAPI, with Cluster API's finalizer", () => {
       const world = machineApiWorld();
-      recordedByTheUninstall(world);
+      world.mirror = recordingOwnUid(world.mirror!);
       world.mapi = undefined;
       world.converge();
       expect(world.mirror).to.equal(undefined);
@@ -347,7 +347,7 @@ describe('planMachineSync: deletion', () => {
 
     it('releases it once the MAPI Machine is gone as well', () => {
       const world = roundTrippedWorld();
-      recordedByTheUninstall(world);
+      world.mirror = recordingOwnUid(world.mirror!);
       world.mapi = undefined;
       world.converge();
       collectOrphanedInfrastructure(world);
@@ -440,12 +440,3 @@ describe("planMachineSync: the provider's instance object (CAPO's OpenStackServe
     expect(world.instance?.metadata.finalizers).to.deep.equal([SERVER.finalizer]);
   });
 });
-
-/** What hack/release-finalizers.sh leaves on a paused mirror whose MAPI Machine exists. */
-function recordedByTheUninstall(world: MachineWorld): void {
-  const mirror = world.mirror!;
-  mirror.metadata.annotations = {
-    ...mirror.metadata.annotations,
-    [MIRROR_UID_ANNOTATION]: mirror.metadata.uid!,
-  };
-}
