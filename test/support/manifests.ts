@@ -322,7 +322,7 @@ export const CONTROLLER_API_USAGE: readonly ApiUsage[] = [
   }),
   ...TEMPLATE_RESOURCES.flatMap((resource) =>
     usage(CAPI_NAMESPACE, 'infrastructure.cluster.x-k8s.io', resource, {
-      list: 'template informer of the cluster platform (templateInformerFor in controller.ts)',
+      list: 'template informer of the cluster platform (watchedInformers in controller.ts)',
       watch: 'template informer of the cluster platform',
       create: 'creating the hash-named template',
       update: 'adopting a template (ownerReference, pause marker); releasing an old one',
