@@ -54,8 +54,8 @@ release() {
     done
 }
 
-# MAPI_NAMES: the names of the MAPI objects before any of them was released (a MAPI object being
-# deleted goes once released; its mirror is still one to follow it).
+# RESOURCE MAPI_NAMES: the CAPI resource, and the names of its MAPI twins taken before any of them
+# was released (a MAPI object being deleted goes once released; its mirror still follows it).
 release_mirrors() {
   local resource="$1" mapi_names=" $2 " name index uid paused authority record ops
   "$KUBECTL" get "$resource" -n "$CAPI_NAMESPACE" -o "go-template=$FIND_MIRRORS" |

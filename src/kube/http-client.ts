@@ -423,13 +423,12 @@ function toError(value: unknown): Error {
  */
 function readBody(response: http.IncomingMessage): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    let chunks: Buffer[] = [];
+    const chunks: Buffer[] = [];
     const onData = (chunk: Buffer) => chunks.push(chunk);
     const settle = (outcome: () => void) => {
       response.off('data', onData).off('close', onClose).off('end', onEnd);
       // An error after the end still has a listener, one that holds nothing.
       response.off('error', onError).on('error', ignoreError);
-      chunks = [];
       outcome();
     };
     const onError = (err: Error) => settle(() => reject(err));
