@@ -157,6 +157,44 @@ async function waitAuthority(
   }, WAIT);
 }
 
+/**
+ * Cluster API's MachineSet controller has reconciled the unpaused set (its Paused condition is
+ * False: it was written by a reconcile after the unpause, the one that would create or delete a
+ * machine, and writes the condition after), and its Machine controller each of the `count`
+ * machines.
+ */
+async function waitClusterApiInCharge(c: TestController, count: number): Promise<void> {
+  await eventually(async () => {
+    const set = await getCapi(c, 'fleet');
+    expect(condition(set!, 'Paused'), 'the CAPI MachineSet').to.include({ status: 'False' });
+    const machines = await capiMachines(c);
+    expect(machines).to.have.length(count);
+    for (const machine of machines) {
+      expect(condition(machine, 'Paused'), machine.metadata.name).to.include({ status: 'False' });
+    }
+  }, WAIT);
+}
+
+/**
+ * machine-api-operator's MachineSet controller has reconciled the set as its authority (Paused
+ * False, then the replicas synced, then `observedGeneration` at the generation of the authority's
+ * change, in that order), and its Machine controller each of the `count` machines.
+ */
+async function waitMachineApiInCharge(c: TestController, count: number): Promise<void> {
+  await eventually(async () => {
+    const set = await getMapi(c, 'fleet');
+    expect(condition(set!, 'Paused'), 'the MAPI MachineSet').to.include({ status: 'False' });
+    expect(set!.status?.observedGeneration, 'observedGeneration').to.equal(
+      set!.metadata.generation,
+    );
+    const machines = await mapiMachines(c);
+    expect(machines).to.have.length(count);
+    for (const machine of machines) {
+      expect(condition(machine, 'Paused'), machine.metadata.name).to.include({ status: 'False' });
+    }
+  }, WAIT);
+}
+
 describe('a migration moves the machines a MachineSet has', function () {
   this.timeout(600_000);
   before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
@@ -171,7 +209,8 @@ describe('a migration moves the machines a MachineSet has', function () {
     await waitAuthority(c, 'MachineAPI', 3);
     const fleet = names(before.mapi);
 
-    // To ClusterAPI, and 60 s of watching after: the same three machines on both sides.
+    // To ClusterAPI, watched until Cluster API's controllers have taken the set and each machine
+    // in hand: the same three machines on both sides.
     const watching = watchNames(c);
     await patch(MAPI, c.mapiNamespace, 'fleet', [
       { op: 'replace', path: '/spec/authoritativeAPI', value: 'ClusterAPI' },
@@ -181,7 +220,7 @@ describe('a migration moves the machines a MachineSet has', function () {
     for (const machine of await capiMachines(c)) {
       expect(machine.metadata.annotations ?? {}).not.to.have.property(PAUSED_ANNOTATION);
     }
-    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    await waitClusterApiInCharge(c, 3);
     const seen = await watching.stop();
     expect(seen.mapi, 'MAPI Machines ever seen').to.deep.equal(fleet);
     expect(seen.capi, 'CAPI Machines ever seen').to.deep.equal(fleet);
@@ -234,7 +273,7 @@ describe('a migration moves the machines a MachineSet has', function () {
       { op: 'replace', path: '/spec/authoritativeAPI', value: 'MachineAPI' },
     ]);
     await waitAuthority(c, 'MachineAPI', 2);
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    await waitMachineApiInCharge(c, 2);
     const seenBack = await back.stop();
     expect(seenBack.mapi).to.deep.equal(shrunk);
     expect(seenBack.capi).to.deep.equal(shrunk);

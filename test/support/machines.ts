@@ -67,17 +67,22 @@ export async function provisionInfrastructure(
 export function watchNames(c: Namespaces) {
   const seen = { mapi: new Set<string>(), capi: new Set<string>() };
   let running = true;
+  const look = async () => {
+    for (const m of await mapiMachines(c)) seen.mapi.add(m.metadata.name);
+    for (const m of await capiMachines(c)) seen.capi.add(m.metadata.name);
+  };
   const loop = (async () => {
     while (running) {
-      for (const m of await mapiMachines(c)) seen.mapi.add(m.metadata.name);
-      for (const m of await capiMachines(c)) seen.capi.add(m.metadata.name);
+      await look();
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   })();
   return {
+    /** Stops watching, after one last look taken from now. */
     async stop() {
       running = false;
       await loop;
+      await look();
       return { mapi: [...seen.mapi].sort(), capi: [...seen.capi].sort() };
     },
   };
