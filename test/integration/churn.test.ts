@@ -29,7 +29,7 @@ import { CAPI_MACHINES, MAPI_MACHINES } from '../support/machines.js';
 import { WriteLog, writesQuiet } from '../support/writes.js';
 import { adminObjects } from '../support/cluster.js';
 
-const COUNT = Number(process.env.CHURN_MACHINESETS ?? 200);
+const COUNT = Number(process.env.CHURN_MACHINESETS ?? 60);
 const api = adminObjects;
 
 async function list<T extends KubeObject>(resource: typeof MAPI, namespace: string): Promise<T[]> {
