@@ -294,8 +294,8 @@ export async function runSubject(
     api.close();
     setControlPlane(undefined);
     await plane.stop();
-    // After a failure the logs stay for a reader.
-    if (finished) await rm(dir, { recursive: true, force: true });
+    // After a failure, or when asked (BENCH_KEEP_LOGS=1), the logs stay for a reader.
+    if (finished && !process.env.BENCH_KEEP_LOGS) await rm(dir, { recursive: true, force: true });
     else log(`logs kept in ${join(dir, 'logs')}`);
   }
 }
