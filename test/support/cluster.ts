@@ -3,16 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ControlPlane, IdentityName } from '../environment/control-plane.js';
 import { grantControllerRbac } from '../environment/controller-rbac.js';
+import type { KubeObject } from '../../src/api/types.js';
 import { NAMESPACE, SERVICE_ACCOUNT } from '../../src/kube/builtin-resources.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import type { ObjectClient } from '../../src/kube/objects.js';
+import type { Resource } from '../../src/kube/resources.js';
 import { objectsFor } from './kube-client.js';
 
 let plane: ControlPlane | undefined;
 let admin: ObjectClient | undefined;
 const namespacesToDelete: string[] = [];
+let discoveredMachineResources: Promise<Resource[]> | undefined;
 
 export function setControlPlane(value: ControlPlane | undefined): void {
+  discoveredMachineResources = undefined;
   plane = value;
   admin?.close();
   admin = undefined;
@@ -72,12 +76,16 @@ export async function testNamespace(prefix = 'test'): Promise<string> {
   return name;
 }
 
-/** Deletes the namespaces created since the last call; the namespace controller finishes the job. */
+/**
+ * Deletes the namespaces created since the last call, once their machines are let go (see
+ * `letMachinesGo`); the namespace controller finishes the job.
+ */
 export async function deleteTestNamespaces(): Promise<void> {
   const objects = adminObjects();
   const names = namespacesToDelete.splice(0);
   await Promise.all(
     names.map(async (name) => {
+      await letMachinesGo(objects, name);
       try {
         await objects.delete({ ...NAMESPACE, name });
       } catch (err) {
@@ -85,6 +93,72 @@ export async function deleteTestNamespaces(): Promise<void> {
       }
     }),
   );
+}
+
+/** How many test namespaces are being deleted still. */
+export async function terminatingTestNamespaces(): Promise<number> {
+  const { items } = await adminObjects().list<KubeObject & { status?: { phase?: string } }>(
+    NAMESPACE,
+    { labelSelector: 'mapi-capi-sync/test=true' },
+  );
+  return items.filter((ns) => ns.status?.phase === 'Terminating').length;
+}
+
+/** The API groups of the machine objects tests create, whose controllers put finalizers on them. */
+const MACHINE_GROUPS = [
+  'machine.openshift.io',
+  'cluster.x-k8s.io',
+  'infrastructure.cluster.x-k8s.io',
+];
+
+/**
+ * Deletes every machine object in `namespace` and releases its finalizers. The test's own
+ * controller is stopped by then, a paused object's controller will not act on its deletion, and
+ * no cloud is behind the providers: such a finalizer is never released, the namespace stays
+ * Terminating, and the namespace controller goes through every resource type in it again and
+ * again until the control plane stops, slowing every test after. Best effort: a namespace left
+ * Terminating costs time, not correctness.
+ */
+async function letMachinesGo(objects: ObjectClient, namespace: string): Promise<void> {
+  for (const resource of await machineResources(objects)) {
+    const listed = await objects
+      .list<KubeObject>({ ...resource, namespace })
+      .catch(() => ({ items: [] as KubeObject[] }));
+    await Promise.all(
+      listed.items.map(async ({ metadata: { name } }) => {
+        const at = { ...resource, namespace, name };
+        // Deleted first: no finalizer can be added to an object being deleted.
+        await objects.delete(at).catch(() => undefined);
+        await objects
+          .patch(at, { type: 'merge', body: { metadata: { finalizers: null } } })
+          .catch(() => undefined);
+      }),
+    );
+  }
+}
+
+/** The namespaced resources of MACHINE_GROUPS the API server serves, asked once per run. */
+function machineResources(objects: ObjectClient): Promise<Resource[]> {
+  discoveredMachineResources ??= (async () => {
+    const found = new Map<string, Resource>();
+    for (const group of MACHINE_GROUPS) {
+      const { versions = [] } = await objects.client.request<{ versions?: { version: string }[] }>(
+        'GET',
+        `/apis/${group}`,
+      );
+      for (const { version } of versions) {
+        const { resources = [] } = await objects.client.request<{
+          resources?: { name: string; kind: string; namespaced: boolean }[];
+        }>('GET', `/apis/${group}/${version}`);
+        for (const { name, kind, namespaced } of resources) {
+          if (!namespaced || name.includes('/') || found.has(`${name}.${group}`)) continue;
+          found.set(`${name}.${group}`, { group, version, plural: name, kind, namespaced });
+        }
+      }
+    }
+    return [...found.values()];
+  })();
+  return discoveredMachineResources;
 }
 
 /**

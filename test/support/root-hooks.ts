@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../environment/control-plane.js';
 import { deleteAdmissionPolicies } from './admission.js';
 import { auditLogEnd, controllerDenialsSince } from './audit.js';
-import { deleteTestNamespaces, setControlPlane } from './cluster.js';
+import { deleteTestNamespaces, setControlPlane, terminatingTestNamespaces } from './cluster.js';
 import { controllerLogs, stopTestControllers } from './controller.js';
 import { killPrograms } from './program.js';
 
@@ -48,8 +48,9 @@ export const mochaHooks = {
     }
     await stopTestControllers();
     await killPrograms();
-    await deleteTestNamespaces();
+    // Policies first: they guard the objects the namespaces' deletion lets go of.
     await deleteAdmissionPolicies();
+    await deleteTestNamespaces();
     // The controller is exempt from both sets of admission policies and has the RBAC it needs: a
     // denial is a defect of a policy, of the exemption or of manifests/, whatever the test asserted.
     const denials = await controllerDenialsSince(auditFrom);
@@ -59,6 +60,11 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(60_000);
+    // Each stuck namespace is work for the namespace controller until the end: say how many.
+    const stuck = await terminatingTestNamespaces().catch(() => undefined);
+    if (stuck !== undefined) {
+      process.stderr.write(`  [control plane] test namespaces still terminating: ${stuck}\n`);
+    }
     await teardown();
   },
 };
