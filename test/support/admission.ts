@@ -57,14 +57,16 @@ export async function installForTheTest(objects: ManifestObject[]): Promise<void
 /** Deletes the policies installed since the last call. */
 export async function deleteAdmissionPolicies(): Promise<void> {
   const client = adminObjects();
-  // bindings first: a binding without its policy is an error the API server logs
-  const objects = installed.splice(0).reverse();
-  for (const object of objects) {
-    await client
+  const objects = installed.splice(0);
+  const remove = (object: ManifestObject) =>
+    client
       .locate(object)
       .then((at) => client.delete(at))
       .catch((err: { code?: number }) => {
         if (err.code !== 404) throw err;
       });
-  }
+  // bindings first: a binding without its policy is an error the API server logs
+  const isBinding = (object: ManifestObject) => object.kind.endsWith('Binding');
+  await Promise.all(objects.filter(isBinding).map(remove));
+  await Promise.all(objects.filter((object) => !isBinding(object)).map(remove));
 }

@@ -120,7 +120,7 @@ const MACHINE_GROUPS = [
  * Terminating costs time, not correctness.
  */
 async function letMachinesGo(objects: ObjectClient, namespace: string): Promise<void> {
-  for (const resource of await machineResources(objects)) {
+  const letGo = async (resource: Resource) => {
     const listed = await objects
       .list<KubeObject>({ ...resource, namespace })
       .catch(() => ({ items: [] as KubeObject[] }));
@@ -134,7 +134,8 @@ async function letMachinesGo(objects: ObjectClient, namespace: string): Promise<
           .catch(() => undefined);
       }),
     );
-  }
+  };
+  await Promise.all((await machineResources(objects)).map(letGo));
 }
 
 /** The namespaced resources of MACHINE_GROUPS the API server serves, asked once per run. */
