@@ -12,7 +12,7 @@ import { createCapiCluster } from '../support/capi-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { getCapi, getMapi } from '../support/machine-sets.js';
 import { mapiMachines, names, capiMachines } from '../support/machines.js';
-import { WriteLog, writesQuiet } from '../support/writes.js';
+import { QUIET_WINDOW_MS, WriteLog, writesQuiet } from '../support/writes.js';
 import {
   AWS_TEMPLATES,
   awsMachineSet,
@@ -101,7 +101,7 @@ describe('next to Cluster API’s controllers and webhooks', function () {
 
   before(() => setInfrastructure(DEFAULT_INFRASTRUCTURE));
 
-  it('leaves the Paused condition to Cluster API: no write ping-pong on a paused mirror over 30 s', async () => {
+  it('leaves the Paused condition to Cluster API: no write ping-pong on a paused mirror over 10 s', async () => {
     const c = await startWithClusterApi();
     await createMapi(c, awsMachineSet('steady', c.mapiNamespace));
     const mirror = await waitMirrored(c, 'steady');
@@ -129,13 +129,13 @@ describe('next to Cluster API’s controllers and webhooks', function () {
     }
     const before = await versions();
     const completed = c.machineSetReconciler.completed;
-    await sleep(30_000);
-    expect(await versions(), 'resourceVersions after 30 s').to.deep.equal(before);
+    await sleep(QUIET_WINDOW_MS);
+    expect(await versions(), 'resourceVersions after the quiet window').to.deep.equal(before);
     // Nothing woke the controller either: no write of ours or Cluster API's triggered it.
     expect(c.machineSetReconciler.completed).to.equal(completed);
   });
 
-  it('Cluster API authoritative, with machine-api-operator’s webhooks on both MAPI kinds: no write of ours over 30 s once synchronized', async () => {
+  it('Cluster API authoritative, with machine-api-operator’s webhooks on both MAPI kinds: no write of ours over 10 s once synchronized', async () => {
     const writes = new WriteLog();
     const c = await startTestController({ migration: false, onWrite: writes.record });
     await createCapiCluster(c.capiNamespace);
@@ -176,7 +176,7 @@ describe('next to Cluster API’s controllers and webhooks', function () {
 
     await writesQuiet(writes, 5_000);
     writes.take();
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     const after = writes.take();
     expect(after.counts, JSON.stringify(after.busiest)).to.deep.equal({});
   });

@@ -20,7 +20,7 @@ import { eventually } from '../support/eventually.js';
 import { vsphereFixture } from '../support/fixtures/vsphere.js';
 import { getCapi, getMapi, mirrorTemplate } from '../support/machine-sets.js';
 import { capiMachines, mapiMachines, names, watchNames } from '../support/machines.js';
-import { WriteLog, writesQuiet } from '../support/writes.js';
+import { QUIET_WINDOW_MS, WriteLog, writesQuiet } from '../support/writes.js';
 
 const WAIT = { timeoutMs: 90_000 };
 const VSPHERE_MACHINES = {
@@ -140,10 +140,10 @@ describe("vSphere, next to CAPV's webhooks, Cluster API and machine-api-operator
     if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
     expect(template.spec.template.spec).to.deep.equal(converted.value.templateSpec);
 
-    // Synchronized, nothing changing: not one write in 30 s.
+    // Synchronized, nothing changing: not one write in the quiet window.
     await writesQuiet(writes, 5_000);
     writes.take();
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     expect(writes.take().counts, 'writes on a synchronized vSphere fleet').to.deep.equal({});
 
     // To ClusterAPI: the same two machines, CAPV's VSphereMachines unpaused once it holds them.

@@ -60,6 +60,13 @@ export class WriteLog {
   }
 }
 
+/**
+ * How long a test that proves nothing is written watches. A write that answers a write, ours or
+ * a neighbour's, follows within a round trip, well under a second: ten seconds hold many rounds
+ * of any such loop.
+ */
+export const QUIET_WINDOW_MS = 10_000;
+
 /** Resolves once `log` has recorded no write for `quietMs` (at most `timeoutMs`, then rejects). */
 export async function writesQuiet(
   log: WriteLog,
