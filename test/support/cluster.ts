@@ -13,6 +13,8 @@ import { objectsFor } from './kube-client.js';
 let plane: ControlPlane | undefined;
 let admin: ObjectClient | undefined;
 const namespacesToDelete: string[] = [];
+/** The label of every namespace a test creates. */
+const TEST_NAMESPACE_LABEL = 'mapi-capi-sync/test';
 let discoveredMachineResources: Promise<Resource[]> | undefined;
 
 export function setControlPlane(value: ControlPlane | undefined): void {
@@ -67,7 +69,7 @@ export async function testNamespace(prefix = 'test'): Promise<string> {
   await adminObjects().create(NAMESPACE, {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { name, labels: { 'mapi-capi-sync/test': 'true' } },
+    metadata: { name, labels: { [TEST_NAMESPACE_LABEL]: 'true' } },
   });
   namespacesToDelete.push(name);
   if (prefix === 'mapi' || prefix === 'capi') {
@@ -99,7 +101,7 @@ export async function deleteTestNamespaces(): Promise<void> {
 export async function terminatingTestNamespaces(): Promise<number> {
   const { items } = await adminObjects().list<KubeObject & { status?: { phase?: string } }>(
     NAMESPACE,
-    { labelSelector: 'mapi-capi-sync/test=true' },
+    { labelSelector: `${TEST_NAMESPACE_LABEL}=true` },
   );
   return items.filter((ns) => ns.status?.phase === 'Terminating').length;
 }
